@@ -39,6 +39,13 @@ std::span<const CommandSpec> Commands();
 int Main(int argc, char** argv);
 
 // One definer per subcommand (each in its own file).
+Action DefineAnalyze(CLI::App& command);
+Action DefineAudit(CLI::App& command);
+Action DefineCheck(CLI::App& command);
+Action DefineHook(CLI::App& command);
+Action DefineRules(CLI::App& command);
+Action DefineServe(CLI::App& command);
+Action DefineStats(CLI::App& command);
 Action DefineVersion(CLI::App& command);
 
 }  // namespace togmal::cli

@@ -15,7 +15,6 @@ int Main(int argc, char** argv) {
                "MCP server for LLM failure-mode analysis and a Claude Code PreToolUse hook."};
   app.set_version_flag("--version", std::string(kVersion));
   app.require_subcommand(1);
-  app.fallthrough();
   std::string log_level;
   app.add_option("--log-level", log_level,
                  "Log level on stderr: trace, debug, info, warn, error, critical, off "

@@ -1,0 +1,1 @@
+// Translation unit that carries the precompiled header (see CMakeLists.txt).

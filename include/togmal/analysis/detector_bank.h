@@ -1,0 +1,42 @@
+#pragma once
+/// The detector bank: every pattern of every category (signals and checks)
+/// compiled once into one RE2::Set. Analysing a text is one scan of the set,
+/// then a second pass over only the patterns that hit to find their spans,
+/// then scoring. Linear in the text's length.
+
+#include <memory>
+#include <string_view>
+
+#include "togmal/analysis/analysis.h"
+#include "togmal/analysis/catalogue.h"
+#include "togmal/util/result.h"
+
+namespace togmal::analysis {
+
+class DetectorBank {
+ public:
+  /// Compiles the catalogue. Fails (naming file:line) if a pattern does not
+  /// compile or the set cannot be built.
+  static Result<std::unique_ptr<DetectorBank>> Build(Catalogue catalogue);
+
+  ~DetectorBank();
+  DetectorBank(const DetectorBank&) = delete;
+  DetectorBank& operator=(const DetectorBank&) = delete;
+
+  /// Analyses `text`. `context` (optional, e.g. the prompt a response answers)
+  /// can raise a category the response also shows. Thread-safe.
+  Analysis Analyze(std::string_view text, std::string_view context = {}) const;
+
+  const Catalogue& catalogue() const;
+
+ private:
+  struct Impl;
+  explicit DetectorBank(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The bank for the active catalogue (LoadCatalogue()), built on first use
+/// and shared afterwards; a bad catalogue is reported on every call.
+Result<const DetectorBank*> SharedDetectorBank();
+
+}  // namespace togmal::analysis

@@ -1,0 +1,101 @@
+#pragma once
+/// Turns a tool call's facts and the classifier's findings into one decision:
+/// the first matching rule decides; if none matches, the classifier's level
+/// decides through a configurable mapping (default L0 allow, L1 allow with a
+/// notice, L2 ask, L3 deny). A decision by a project rule is never looser than
+/// what the lower layers would have decided.
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "togmal/rules/engine.h"
+#include "togmal/rules/rule.h"
+#include "togmal/util/result.h"
+
+namespace togmal::rules {
+
+/// What Claude Code is told: `permissionDecision`.
+enum class Permission { kAllow, kAsk, kDeny };
+/// "allow", "ask", "deny".
+std::string_view PermissionName(Permission permission);
+std::optional<Permission> ParsePermission(std::string_view name);
+
+/// Who decided.
+enum class Source { kRule, kClassifier, kSampling, kError };
+/// "rule", "classifier", "sampling", "error".
+std::string_view SourceName(Source source);
+
+/// One finding of the classifier (or of the decision itself), shown to people.
+struct Finding {
+  int level = 0;
+  std::string why;      ///< one sentence
+  std::string segment;  ///< the shell segment or path it is about, if any
+};
+
+/// What a level decides when no rule matched.
+enum class LevelOutcome { kAllow, kNotice, kAsk, kDeny };
+
+/// The `hook:` section of settings.yaml.
+struct DecisionSettings {
+  /// Indexed by level 0..3.
+  LevelOutcome levels[4] = {LevelOutcome::kAllow, LevelOutcome::kNotice, LevelOutcome::kAsk,
+                            LevelOutcome::kDeny};
+  /// The decision when the input is malformed or togmal fails: ask or deny.
+  Permission on_error = Permission::kAsk;
+};
+
+/// Reads the `hook:` section of YAML settings text over `base` (keys absent
+/// from the text keep base's values). Errors name `file:line`.
+Result<DecisionSettings> ParseDecisionSettings(std::string_view text, const std::string& file,
+                                               DecisionSettings base = {});
+
+/// The embedded config/settings.yaml, then util::ConfigDir()/settings.yaml.
+Result<DecisionSettings> LoadDecisionSettings();
+
+struct Decision {
+  Permission permission = Permission::kAsk;
+  /// The rule's action when a rule decided; kSample means "ask a model first"
+  /// (ResolveSample). When the classifier decided: the mapped permission.
+  Action action = Action::kAsk;
+  int level = 0;
+  Source source = Source::kClassifier;
+  std::string rule_id;     ///< empty unless a rule decided
+  std::string rule_where;  ///< file:line of that rule
+  /// One readable sentence starting with "togmal L<n>: ", for
+  /// permissionDecisionReason.
+  std::string reason;
+  /// For the person (Claude Code's systemMessage); set for "notice" levels.
+  std::string notice;
+  std::string sampling_guidance;
+  std::vector<Finding> findings;
+  /// Why a project rule's decision was tightened, if it was.
+  std::string tightened_by;
+};
+
+/// Decides. `findings` are the classifier's, highest level first preferred.
+Result<Decision> Decide(const RuleSet& rules, const Facts& facts,
+                        const std::vector<Finding>& findings, const DecisionSettings& settings);
+
+/// A SAMPLE that could not be put to a model (hook mode, no client sampling,
+/// timeout, unparsable answer): ask, with the rule's guidance as the reason.
+/// `why` says why no model decided ("" in hook mode).
+void ResolveSampleAsAsk(Decision& decision, std::string_view why);
+
+/// A model's verdict on a SAMPLE: allow or deny with the model's reason.
+void ResolveSampleByModel(Decision& decision, Permission verdict, std::string_view model_reason);
+
+/// The decision for malformed input or an internal error: settings.on_error,
+/// with the error in the reason. Never allow.
+Decision ErrorDecision(const DecisionSettings& settings, std::string_view error);
+
+/// Claude Code's PreToolUse answer (design.md §2.2): hookSpecificOutput with
+/// hookEventName, permissionDecision, permissionDecisionReason, plus
+/// systemMessage when there is a notice.
+nlohmann::json HookOutput(const Decision& decision);
+
+/// The result of togmal_check_tool_call (design.md §2.1) without audit_id.
+nlohmann::json DecisionJson(const Decision& decision);
+
+}  // namespace togmal::rules

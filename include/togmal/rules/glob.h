@@ -1,0 +1,47 @@
+#pragma once
+/// Shell-style globs for rule conditions (tool names, paths, cwd, agents).
+///
+/// `*` matches any run of characters except `/`, `**` any run including `/`,
+/// `?` one character except `/`, `[abc]`/`[a-z]`/`[!x]` one character of a set,
+/// and `\x` a literal x. A leading `**/` also matches no directory at all
+/// (`**/.env` matches `.env`, `a/**/b` matches `a/b`), a trailing `/**` also matches the directory
+/// itself. The whole text must match. Matching simulates the pattern as an
+/// automaton, so it is linear in the text: a 1 MB tool input costs no more
+/// than reading it.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace togmal::rules {
+
+class Glob {
+ public:
+  /// Compiles `pattern`; cheap (no allocation beyond one token per character).
+  /// Malformed sets such as `[abc` are taken literally, as shells do.
+  explicit Glob(std::string_view pattern, bool case_insensitive = false);
+
+  /// Whether the whole of `text` matches.
+  bool Matches(std::string_view text) const;
+
+  const std::string& pattern() const { return pattern_; }
+
+ private:
+  struct Token {
+    enum class Kind { kChar, kAnyChar, kSet, kStar, kGlobStar };
+    explicit Token(Kind k, char c = 0) : kind(k), ch(c) {}
+    Kind kind;
+    char ch = 0;           ///< kChar
+    std::string set;       ///< kSet: the characters, ranges expanded
+    bool negated = false;  ///< kSet
+    std::size_t skip = 0;  ///< extra epsilon edge to token index + skip
+  };
+  bool Accepts(const Token& token, char c) const;
+  void Close(std::vector<char>& states) const;
+
+  std::string pattern_;
+  bool case_insensitive_;
+  std::vector<Token> tokens_;
+};
+
+}  // namespace togmal::rules

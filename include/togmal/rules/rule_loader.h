@@ -1,0 +1,69 @@
+#pragma once
+/// Reads rule files and layers them: built-in (config/rules.yaml, embedded) <
+/// user ($XDG_CONFIG_HOME/togmal/rules.yaml) < project (.togmal/rules.yaml,
+/// found from the call's cwd upward).
+///
+/// Layering: a user rule with the id of a built-in one replaces it (so
+/// `{id: x, enabled: false}` switches a built-in rule off). A project file comes
+/// from the repository an agent works in, so it may only tighten: its ALLOW
+/// rules and rules reusing a lower layer's id are reported and ignored, and
+/// when a project rule decides, the decision is never looser than the one the
+/// lower layers would have made (decision.h).
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "togmal/rules/rule.h"
+#include "togmal/util/result.h"
+
+namespace togmal::rules {
+
+/// The rules of one file, in file order.
+struct RuleFile {
+  std::string file;
+  Layer layer = Layer::kBuiltin;
+  std::vector<Rule> rules;
+};
+
+/// Parses the YAML text of one rule file. Every error names `file:line`.
+/// With `compile_regexes`, every regex is compiled now (validation, `serve`);
+/// without, they compile on first use (the hook).
+Result<RuleFile> ParseRuleFile(std::string_view text, const std::string& file, Layer layer,
+                               bool compile_regexes = false);
+
+/// Reads and parses a rule file from disk.
+Result<RuleFile> ReadRuleFile(const std::filesystem::path& path, Layer layer,
+                              bool compile_regexes = false);
+
+/// The built-in rules (config/rules.yaml, embedded).
+Result<RuleFile> BuiltinRuleFile(bool compile_regexes = false);
+
+/// The name the built-in file is reported under.
+inline constexpr std::string_view kBuiltinRulesName = "<builtin>/rules.yaml";
+
+/// The user's rule file: util::ConfigDir()/rules.yaml.
+std::filesystem::path UserRulesPath();
+
+/// The nearest `.togmal/rules.yaml` at or above `cwd`, if any.
+std::optional<std::filesystem::path> FindProjectRules(const std::filesystem::path& cwd);
+
+/// Combines files into one RuleSet (the layering rules above). Files are given
+/// lowest layer first.
+RuleSet CombineRuleFiles(std::vector<RuleFile> files);
+
+struct LoadOptions {
+  /// Where the project file is searched from; empty = no project layer.
+  std::filesystem::path cwd;
+  /// The user file; std::nullopt = UserRulesPath(). A missing file is fine.
+  std::optional<std::filesystem::path> user_file;
+  bool include_builtin = true;
+  bool compile_regexes = false;
+};
+
+/// Loads all layers. A file that exists but does not parse is an error
+/// (callers fail safe), a missing user or project file is not.
+Result<RuleSet> LoadRules(const LoadOptions& options);
+
+}  // namespace togmal::rules

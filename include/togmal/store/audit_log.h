@@ -1,0 +1,139 @@
+#pragma once
+/// The audit trail: an append-only, hash-chained record of every decision,
+/// configuration change and stored evidence. Each entry carries `prev_hash`
+/// and `hash = SHA-256(canonical JSON of the entry + prev_hash)`; the first
+/// entry's prev_hash is 64 zeros. Appends run in an immediate transaction
+/// that reads the tip, so any number of processes sharing one database keep
+/// one chain. Pruning leaves an anchor (the last pruned id and hash) plus a
+/// `checkpoint` entry recording it, so what remains still verifies.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "togmal/util/result.h"
+
+namespace togmal::store {
+
+class Database;
+
+/// prev_hash of the first entry of a chain.
+inline constexpr std::string_view kGenesisHash =
+    "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// What an entry records.
+enum class AuditKind { kDecision, kConfigChange, kEvidence, kCheckpoint };
+
+/// "decision", "config_change", "evidence", "checkpoint".
+std::string_view AuditKindName(AuditKind kind);
+std::optional<AuditKind> ParseAuditKind(std::string_view name);
+
+/// One audit entry. Callers fill what applies to their kind and leave the
+/// rest empty; Append() sets id, time (if empty), prev_hash and hash.
+struct AuditEntry {
+  int64_t id = 0;
+  std::string time;  ///< UTC, "2026-11-22T18:47:19.123456Z"
+  AuditKind kind = AuditKind::kDecision;
+  std::string session;    ///< Claude Code session id, or the MCP client name
+  std::string tool_name;  ///< the tool the decision was about
+  nlohmann::json input;   ///< the tool's input (redacted before writing unless raw storage is on)
+  std::string decision;   ///< "allow" | "ask" | "deny"
+  std::string level;      ///< "L0".."L3"
+  std::string rule;       ///< id of the rule that decided, if one did
+  std::string source;     ///< "rule" | "classifier" | "sampling" | "hook" | ...
+  nlohmann::json reasons; ///< array of {level, why, segment?}, or null
+  int64_t latency_us = 0; ///< time taken to decide
+  nlohmann::json detail;  ///< kind-specific extras (config change summary, evidence id, checkpoint)
+  std::string prev_hash;
+  std::string hash;
+};
+
+/// The entry as one JSON object, chain fields included (export, tail --json,
+/// audit://recent).
+nlohmann::json ToJson(const AuditEntry& entry);
+
+/// The exact bytes that are hashed (without prev_hash): the entry as JSON
+/// with sorted keys and no whitespace. Exposed so that anyone can re-verify
+/// an export.
+std::string CanonicalJson(const AuditEntry& entry);
+
+/// hex(SHA-256(CanonicalJson(entry) + prev_hash)).
+std::string ComputeEntryHash(const AuditEntry& entry, std::string_view prev_hash);
+
+struct AuditOptions {
+  /// Store inputs as given instead of redacting secrets first (opt-in).
+  bool store_raw_input = false;
+};
+
+/// The outcome of Verify(): ok, or the first entry that breaks the chain.
+struct VerifyReport {
+  bool ok = true;
+  int64_t checked = 0;               ///< entries whose hash was checked
+  std::optional<int64_t> broken_id;  ///< first broken entry
+  std::string problem;               ///< what is wrong with it, one sentence
+  std::string tip_hash;              ///< hash of the last entry (genesis when empty)
+  std::optional<int64_t> anchor_id;  ///< last pruned id, when pruning happened
+};
+
+/// Counts for statistics and audit://recent.
+struct AuditCounts {
+  int64_t total = 0;
+  std::map<std::string, int64_t> by_kind;
+  std::map<std::string, int64_t> by_decision;  ///< decision entries only
+  std::string first_time, last_time;
+};
+
+struct PruneReport {
+  int64_t pruned = 0;                  ///< entries deleted
+  std::optional<int64_t> through_id;   ///< last deleted id
+  std::optional<int64_t> checkpoint_id;
+};
+
+/// The audit trail of one database. Cheap to construct and copy; the database must outlive it.
+class AuditLog {
+ public:
+  explicit AuditLog(Database& database, AuditOptions options = {});
+
+  /// Redacts (unless opted out), chains and stores the entry; returns its id.
+  /// A failure (locked, read-only, disk full) is returned, never swallowed.
+  /// Inside a transaction the caller opened (it must be IMMEDIATE), the entry
+  /// joins that transaction; otherwise it commits on its own.
+  Result<int64_t> Append(AuditEntry entry);
+
+  /// Walks the whole chain from the anchor (or genesis) and reports the first
+  /// entry whose prev_hash or hash does not match.
+  Result<VerifyReport> Verify();
+
+  /// The newest `count` entries, oldest first.
+  Result<std::vector<AuditEntry>> Tail(int64_t count);
+
+  /// Up to `limit` entries with id > `after_id`, oldest first (follow, export).
+  Result<std::vector<AuditEntry>> After(int64_t after_id, int64_t limit);
+
+  /// Calls `sink` for every entry, oldest first, reading in pages.
+  Result<int64_t> ForEach(const std::function<void(const AuditEntry&)>& sink);
+
+  Result<AuditCounts> Counts();
+
+  /// Deletes entries older than `cutoff` and records a checkpoint. A no-op
+  /// when nothing is that old.
+  Result<PruneReport> PruneBefore(std::chrono::system_clock::time_point cutoff);
+
+  /// PruneBefore(now - retention_days); retention_days <= 0 keeps everything.
+  Result<PruneReport> ApplyRetention(int retention_days);
+
+ private:
+  Database* database_;
+  AuditOptions options_;
+};
+
+/// `time` formatted as stored ("YYYY-MM-DDTHH:MM:SS.ffffffZ").
+std::string FormatAuditTime(std::chrono::system_clock::time_point time);
+
+}  // namespace togmal::store

@@ -1,0 +1,68 @@
+#pragma once
+/// togmal's one SQLite database: where it lives, how it is opened, and the
+/// schema version it carries. The hook opens it once per tool call, so opening
+/// a database whose schema is current does no work beyond reading
+/// `PRAGMA user_version`.
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "togmal/util/result.h"
+
+namespace SQLite {
+class Database;
+}
+
+namespace togmal::store {
+
+/// The schema version this build writes (`PRAGMA user_version`).
+inline constexpr int kSchemaVersion = 1;
+
+/// How to open the database.
+struct OpenOptions {
+  /// Open without write access (read-only commands such as `audit verify`).
+  /// A missing file is then an error instead of being created.
+  bool read_only = false;
+  /// How long a writer waits for another process's lock before failing.
+  int busy_timeout_ms = 5000;
+};
+
+/// An open database connection. Movable, not copyable; closes on destruction.
+class Database {
+ public:
+  /// Opens (creating with mode 0600, in a 0700 folder, if needed) and migrates
+  /// to kSchemaVersion. Fails with a message naming the path when the file is
+  /// corrupt, not a database, unwritable, locked, or from a newer togmal.
+  static Result<Database> Open(const std::filesystem::path& path, OpenOptions options = {});
+
+  /// A private in-memory database with the current schema (tests, dry runs).
+  static Result<Database> OpenInMemory();
+
+  Database(Database&&) noexcept;
+  Database& operator=(Database&&) noexcept;
+  ~Database();
+
+  /// The SQLiteCpp connection, for the store's own classes.
+  SQLite::Database& sql() { return *db_; }
+  /// Where the database lives (":memory:" for an in-memory one).
+  const std::filesystem::path& path() const { return path_; }
+  bool read_only() const { return read_only_; }
+
+ private:
+  Database(std::unique_ptr<SQLite::Database> db, std::filesystem::path path, bool read_only);
+  std::unique_ptr<SQLite::Database> db_;
+  std::filesystem::path path_;
+  bool read_only_ = false;
+};
+
+/// The database path when no `--db` is given: $TOGMAL_DB, else
+/// util::DataDir()/togmal.db.
+std::filesystem::path DefaultDatabasePath();
+
+/// Turns a SQLite failure into one readable sentence naming the database
+/// ("database /x/togmal.db is locked by another process ...").
+std::string DescribeSqliteError(const std::filesystem::path& path, int extended_code,
+                                const std::string& message);
+
+}  // namespace togmal::store

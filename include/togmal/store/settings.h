@@ -1,0 +1,27 @@
+#pragma once
+/// The store's settings (`audit.*`, `taxonomy.*` in settings.yaml): the
+/// embedded defaults, overridden by $XDG_CONFIG_HOME/togmal/settings.yaml.
+
+#include <cstdint>
+#include <filesystem>
+#include <string_view>
+
+#include "togmal/util/result.h"
+
+namespace togmal::store {
+
+struct StoreSettings {
+  int audit_retention_days = 90;       ///< audit.retention_days; 0 keeps everything
+  bool audit_store_raw_input = false;  ///< audit.store_raw_input
+  int64_t taxonomy_capacity = 1000;    ///< taxonomy.capacity
+};
+
+/// `base` with the keys present in `yaml` applied. Errors name
+/// `file_name`:line.
+Result<StoreSettings> ParseStoreSettings(std::string_view yaml, std::string_view file_name,
+                                         StoreSettings base = {});
+
+/// The embedded settings.yaml, then the user's settings.yaml if it exists.
+Result<StoreSettings> LoadStoreSettings();
+
+}  // namespace togmal::store

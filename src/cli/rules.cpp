@@ -1,0 +1,273 @@
+// `togmal rules validate|explain|test`: check rule files, see why a tool call
+// gets its decision, and run policy unit tests (a YAML list of tool calls with
+// the decisions they must get).
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "togmal/hook/checker.h"
+#include "togmal/hook/tool_call.h"
+#include "togmal/rules/decision.h"
+#include "togmal/rules/rule_loader.h"
+
+namespace togmal::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+std::string CurrentDir() {
+  std::error_code error;
+  fs::path cwd = fs::current_path(error);
+  return error ? std::string() : cwd.string();
+}
+
+int Validate(const std::string& file) {
+  if (!file.empty()) {
+    auto parsed = rules::ReadRuleFile(file, rules::Layer::kUser, /*compile_regexes=*/true);
+    if (!parsed) {
+      std::cerr << parsed.error() << "\n";
+      return kExitDataErr;
+    }
+    std::cout << file << ": " << parsed->rules.size() << " rules, valid\n";
+    return kExitOk;
+  }
+  auto settings = rules::LoadDecisionSettings();
+  if (!settings) {
+    std::cerr << settings.error() << "\n";
+    return kExitConfig;
+  }
+  rules::LoadOptions load;
+  load.cwd = CurrentDir();
+  load.compile_regexes = true;
+  auto set = rules::LoadRules(load);
+  if (!set) {
+    std::cerr << set.error() << "\n";
+    return kExitDataErr;
+  }
+  for (const std::string& source : set->files) {
+    std::size_t count = 0;
+    for (const rules::Rule& rule : set->rules) count += rule.file == source ? 1u : 0u;
+    std::cout << source << ": " << count << " rules in force\n";
+  }
+  for (const std::string& warning : set->warnings) std::cout << "warning: " << warning << "\n";
+  std::cout << set->rules.size() << " rules, valid\n";
+  return kExitOk;
+}
+
+// Decides like the hook does (SAMPLE stays visible as such).
+Result<rules::Decision> Explain(const hook::ToolCallRequest& call) {
+  auto settings = rules::LoadDecisionSettings();
+  if (!settings) return Fail(settings.error());
+  rules::LoadOptions load;
+  load.cwd = call.cwd;
+  auto set = rules::LoadRules(load);
+  if (!set) return Fail(set.error());
+  return hook::CheckToolCall(call, *set, *settings);
+}
+
+std::string Outcome(const rules::Decision& decision) {
+  if (decision.source == rules::Source::kRule && decision.action == rules::Action::kSample) {
+    return "sample";
+  }
+  return std::string(rules::PermissionName(decision.permission));
+}
+
+struct ExplainOptions {
+  std::string tool;
+  std::string input = "{}";
+  std::string cwd;
+  bool json_output = false;
+};
+
+int RunExplain(const ExplainOptions& options) {
+  hook::ToolCallRequest call;
+  call.tool_name = options.tool;
+  call.cwd = options.cwd.empty() ? CurrentDir() : options.cwd;
+  call.tool_input = json::parse(options.input, nullptr, /*allow_exceptions=*/false);
+  if (!call.tool_input.is_object()) {
+    std::cerr << "--input must be a JSON object, e.g. '{\"command\": \"ls\"}'\n";
+    return kExitUsage;
+  }
+  auto decision = Explain(call);
+  if (!decision) {
+    std::cerr << decision.error() << "\n";
+    return kExitDataErr;
+  }
+  if (options.json_output) {
+    json out = rules::DecisionJson(*decision);
+    out["outcome"] = Outcome(*decision);
+    out["reason"] = decision->reason;
+    if (!decision->rule_where.empty()) out["rule_where"] = decision->rule_where;
+    if (!decision->tightened_by.empty()) out["tightened_by"] = decision->tightened_by;
+    std::cout << out.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+    return kExitOk;
+  }
+  std::cout << "decision:   " << Outcome(*decision);
+  if (Outcome(*decision) == "sample") {
+    std::cout << " (the hook asks; `serve` asks the client's model when it can)";
+  }
+  std::cout << "\nlevel:      " << rules::LevelName(decision->level) << "\ndecided by: ";
+  if (decision->source == rules::Source::kRule) {
+    std::cout << "rule " << decision->rule_id << " (" << decision->rule_where << ")\n";
+  } else {
+    std::cout << "the classifier's level (no rule matched)\n";
+  }
+  std::cout << "reason:     " << decision->reason << "\n";
+  if (!decision->tightened_by.empty())
+    std::cout << "note:       " << decision->tightened_by << "\n";
+  if (!decision->notice.empty()) std::cout << "notice:     " << decision->notice << "\n";
+  if (!decision->sampling_guidance.empty()) {
+    std::cout << "guidance:   " << decision->sampling_guidance << "\n";
+  }
+  std::cout << "findings:\n";
+  for (const rules::Finding& finding : decision->findings) {
+    std::cout << "  " << rules::LevelName(finding.level) << "  " << finding.why;
+    if (!finding.segment.empty()) std::cout << "  [" << finding.segment.substr(0, 120) << "]";
+    std::cout << "\n";
+  }
+  return kExitOk;
+}
+
+// The YAML of a test case as JSON (tool inputs are JSON objects).
+json ToJson(const YAML::Node& node) {
+  if (node.IsMap()) {
+    json object = json::object();
+    for (const auto& entry : node) object[entry.first.Scalar()] = ToJson(entry.second);
+    return object;
+  }
+  if (node.IsSequence()) {
+    json array = json::array();
+    for (const YAML::Node& item : node) array.push_back(ToJson(item));
+    return array;
+  }
+  if (node.IsNull()) return nullptr;
+  // Plain scalars that look like numbers or booleans become them; quoted stay strings.
+  if (node.Tag() == "?") {
+    const std::string& text = node.Scalar();
+    if (text == "true" || text == "false") return text == "true";
+    json number = json::parse(text, nullptr, false);
+    if (number.is_number()) return number;
+  }
+  return node.Scalar();
+}
+
+int RunTests(const std::string& file, const std::string& default_cwd) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(file);
+  } catch (const YAML::Exception& e) {
+    std::cerr << file << ":" << e.mark.line + 1 << ": " << e.msg << "\n";
+    return kExitDataErr;
+  }
+  YAML::Node cases = root.IsMap() ? root["cases"] : root;
+  if (!cases || !cases.IsSequence()) {
+    std::cerr << file << ":1: expected a list of cases (or `cases:` with one)\n";
+    return kExitDataErr;
+  }
+  int passed = 0, failed = 0;
+  for (const YAML::Node& item : cases) {
+    std::string where = file + ":" + std::to_string(item.Mark().line + 1);
+    YAML::Node tool = item["tool"] ? item["tool"] : item["tool_name"];
+    YAML::Node expect = item["expect"];
+    if (!item.IsMap() || !tool || !expect) {
+      std::cerr << where << ": each case needs tool and expect (allow, ask, deny or sample)\n";
+      return kExitDataErr;
+    }
+    std::string expected = expect.Scalar();
+    if (expected != "allow" && expected != "ask" && expected != "deny" && expected != "sample") {
+      std::cerr << where << ": expect must be allow, ask, deny or sample, got " << expected << "\n";
+      return kExitDataErr;
+    }
+    hook::ToolCallRequest call;
+    call.tool_name = tool.Scalar();
+    YAML::Node input = item["input"] ? item["input"] : item["tool_input"];
+    if (input) call.tool_input = ToJson(input);
+    if (!call.tool_input.is_object()) {
+      std::cerr << where << ": input must be a map\n";
+      return kExitDataErr;
+    }
+    call.cwd = item["cwd"] ? item["cwd"].Scalar() : default_cwd;
+    if (item["agent_type"]) call.agent_type = item["agent_type"].Scalar();
+    if (item["agent_id"]) call.agent_id = item["agent_id"].Scalar();
+    std::string name =
+        item["name"] ? item["name"].Scalar() : call.tool_name + " " + call.tool_input.dump();
+    if (name.size() > 100) name = name.substr(0, 100) + "...";
+
+    auto decision = Explain(call);
+    if (!decision) {
+      std::cerr << decision.error() << "\n";
+      return kExitDataErr;
+    }
+    std::string got = Outcome(*decision);
+    bool ok = got == expected;
+    std::string expected_rule = item["rule"] ? item["rule"].Scalar() : "";
+    if (ok && item["rule"] && decision->rule_id != expected_rule) ok = false;
+    if (ok) {
+      ++passed;
+      std::cout << "PASS  " << name << "\n";
+    } else {
+      ++failed;
+      std::cout << "FAIL  " << name << " (" << where << ")\n      expected " << expected;
+      if (!expected_rule.empty()) std::cout << " by rule " << expected_rule;
+      std::cout << ", got " << got;
+      if (!decision->rule_id.empty()) std::cout << " by rule " << decision->rule_id;
+      std::cout << ": " << decision->reason << "\n";
+    }
+  }
+  std::cout << passed << " passed, " << failed << " failed\n";
+  return failed == 0 ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
+Action DefineRules(CLI::App& command) {
+  command.require_subcommand(1);
+  auto action = std::make_shared<Action>();
+
+  CLI::App* validate = command.add_subcommand(
+      "validate",
+      "Check rule files; without FILE, every layer in force here (errors name file:line)");
+  auto file = std::make_shared<std::string>();
+  validate->add_option("FILE", *file, "A rule file to check on its own");
+  validate->callback([action, file] { *action = [file] { return Validate(*file); }; });
+
+  CLI::App* explain =
+      command.add_subcommand("explain", "Show which rule or level decides a tool call, and why");
+  auto explain_options = std::make_shared<ExplainOptions>();
+  explain->add_option("--tool", explain_options->tool, "Tool name: Bash, Write, mcp__x__y, ...")
+      ->required();
+  explain
+      ->add_option("--input", explain_options->input,
+                   "The tool's input as a JSON object, e.g. '{\"command\": \"git push\"}'")
+      ->capture_default_str();
+  explain->add_option("--cwd", explain_options->cwd,
+                      "The agent's working directory (finds .togmal/rules.yaml; default: here)");
+  explain->add_flag("--json", explain_options->json_output, "Print as JSON");
+  explain->callback([action, explain_options] {
+    *action = [explain_options] { return RunExplain(*explain_options); };
+  });
+
+  CLI::App* test = command.add_subcommand(
+      "test", "Run a YAML list of tool calls with expected decisions; exit 1 on any miss");
+  auto test_file = std::make_shared<std::string>();
+  auto test_cwd = std::make_shared<std::string>();
+  test->add_option("FILE", *test_file, "Cases: [{name?, tool, input, cwd?, expect, rule?}]")
+      ->required();
+  test->add_option("--cwd", *test_cwd, "Working directory for cases without cwd (default: here)");
+  test->callback([action, test_file, test_cwd] {
+    *action = [test_file, test_cwd] {
+      return RunTests(*test_file, test_cwd->empty() ? CurrentDir() : *test_cwd);
+    };
+  });
+
+  return [action] { return *action ? (*action)() : kExitUsage; };
+}
+
+}  // namespace togmal::cli

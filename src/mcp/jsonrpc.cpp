@@ -1,0 +1,28 @@
+#include "togmal/mcp/jsonrpc.h"
+
+#include <utility>
+
+namespace togmal::mcp {
+
+json MakeErrorResponse(const json& id, const RpcError& error) {
+  json body = {{"code", error.code}, {"message", error.message}};
+  if (!error.data.is_null()) body["data"] = error.data;
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(body)}};
+}
+
+json MakeResultResponse(const json& id, json result) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
+}
+
+json MakeNotification(const std::string& method, json params) {
+  json message = {{"jsonrpc", "2.0"}, {"method", method}};
+  if (!params.is_null()) message["params"] = std::move(params);
+  return message;
+}
+
+std::string Serialize(const json& message) {
+  // dump() escapes control characters, so the result never holds a newline.
+  return message.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace togmal::mcp

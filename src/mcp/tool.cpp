@@ -1,0 +1,51 @@
+#include "togmal/mcp/tool.h"
+
+#include <stdexcept>
+#include <utility>
+
+namespace togmal::mcp {
+
+ToolResult ToolResult::Text(std::string text, std::optional<json> structured) {
+  ToolResult result;
+  result.content = json::array({{{"type", "text"}, {"text", std::move(text)}}});
+  result.structured = std::move(structured);
+  return result;
+}
+
+ToolResult ToolResult::Failure(std::string message) {
+  ToolResult result = Text(std::move(message));
+  result.is_error = true;
+  return result;
+}
+
+void ToolRegistry::Add(Tool tool) {
+  if (Find(tool.name) != nullptr) {
+    throw std::logic_error("tool registered twice: " + tool.name);
+  }
+  if (!tool.handler) throw std::logic_error("tool without a handler: " + tool.name);
+  tools_.push_back(std::move(tool));
+}
+
+const Tool* ToolRegistry::Find(std::string_view name) const {
+  for (const Tool& tool : tools_) {
+    if (tool.name == name) return &tool;
+  }
+  return nullptr;
+}
+
+void ResourceRegistry::Add(Resource resource) {
+  if (Find(resource.uri) != nullptr) {
+    throw std::logic_error("resource registered twice: " + resource.uri);
+  }
+  if (!resource.read) throw std::logic_error("resource without a reader: " + resource.uri);
+  resources_.push_back(std::move(resource));
+}
+
+const Resource* ResourceRegistry::Find(std::string_view uri) const {
+  for (const Resource& resource : resources_) {
+    if (resource.uri == uri) return &resource;
+  }
+  return nullptr;
+}
+
+}  // namespace togmal::mcp

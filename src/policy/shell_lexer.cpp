@@ -1,0 +1,745 @@
+#include "togmal/policy/shell_lexer.h"
+
+#include <algorithm>
+#include <cctype>
+#include <memory>
+#include <utility>
+
+namespace togmal::policy {
+namespace {
+
+bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+bool IsNameStart(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+bool IsNameChar(char c) { return IsNameStart(c) || (c >= '0' && c <= '9'); }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+/// Characters that end an unquoted word.
+bool IsMeta(char c) {
+  return IsBlank(c) || c == '\n' || c == ';' || c == '&' || c == '|' || c == '<' || c == '>' ||
+         c == '(' || c == ')';
+}
+
+/// `NAME=` or `NAME+=` at the start of a word makes it an assignment.
+bool IsAssignment(std::string_view text) {
+  if (text.empty() || !IsNameStart(text[0])) return false;
+  std::size_t i = 1;
+  while (i < text.size() && IsNameChar(text[i])) ++i;
+  if (i < text.size() && text[i] == '+') ++i;
+  return i < text.size() && text[i] == '=';
+}
+
+std::string_view Trim(std::string_view text) {
+  while (!text.empty() && (IsBlank(text.front()) || text.front() == '\n')) text.remove_prefix(1);
+  while (!text.empty() && (IsBlank(text.back()) || text.back() == '\n')) text.remove_suffix(1);
+  return text;
+}
+
+/// Words that open or close compound commands; they are syntax, not commands.
+bool IsSkippedReservedWord(std::string_view word) {
+  return word == "if" || word == "then" || word == "else" || word == "elif" || word == "fi" ||
+         word == "do" || word == "done" || word == "while" || word == "until" || word == "!" ||
+         word == "esac" || word == "{" || word == "}";
+}
+
+enum class Terminator { kEof, kParen, kBrace };
+
+struct PendingHeredoc {
+  std::size_t command;
+  std::size_t redirection;
+};
+
+/// One pass over one source string. Nested constructs in the same string are
+/// parsed by recursive calls; backtick bodies and heredoc bodies (other
+/// strings) get their own Parser writing into the same LexResult.
+class Parser {
+ public:
+  Parser(std::string_view src, LexResult& out) : src_(src), out_(out) {}
+
+  void ParseList(int depth, Nesting nesting, int parent, Terminator terminator);
+  /// Scans text that is expanded like a double-quoted string (an unquoted
+  /// heredoc body) for substitutions.
+  void ScanExpandedText(int depth, int parent);
+
+ private:
+  bool AtEnd() const { return pos_ >= src_.size(); }
+  char Peek(std::size_t ahead = 0) const {
+    return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0';
+  }
+  bool Deeper(int depth) {
+    if (depth <= kMaxNestingDepth) return true;
+    out_.too_deep = true;
+    pos_ = src_.size();  // stop: the rest is not analysed
+    return false;
+  }
+  void SkipBlanks();
+  void SkipComment();
+  void ReadPendingHeredocs();
+  /// Returns true when the command closed the enclosing brace group.
+  bool ParseCommand(int depth, Nesting nesting, int parent, Terminator terminator,
+                    int& pipe_source);
+  bool TryRedirection(std::size_t command, int depth);
+  Word ParseWord(int depth, int parent);
+  void ParseDoubleQuoted(Word& word, int depth, int parent, bool until_eof);
+  void ParseDollar(Word& word, int depth, int parent);
+  void ParseBackticks(Word& word, int depth, int parent);
+  void ParseProcessSubstitution(Word& word, int depth, int parent);
+  void SkipBalanced(char open, char close, Word& word);
+  std::size_t NewCommand(int depth, Nesting nesting, int parent);
+
+  std::string_view src_;
+  LexResult& out_;
+  std::size_t pos_ = 0;
+  std::vector<PendingHeredoc> pending_;
+};
+
+std::size_t Parser::NewCommand(int depth, Nesting nesting, int parent) {
+  SimpleCommand command;
+  command.depth = depth;
+  command.nesting = nesting;
+  command.parent = parent;
+  out_.commands.push_back(std::move(command));
+  return out_.commands.size() - 1;
+}
+
+void Parser::SkipBlanks() {
+  while (!AtEnd()) {
+    if (IsBlank(Peek())) {
+      ++pos_;
+    } else if (Peek() == '\\' && Peek(1) == '\n') {
+      pos_ += 2;  // line continuation
+    } else {
+      break;
+    }
+  }
+}
+
+void Parser::SkipComment() {
+  while (!AtEnd() && Peek() != '\n') ++pos_;
+}
+
+void Parser::ReadPendingHeredocs() {
+  std::vector<PendingHeredoc> pending = std::move(pending_);
+  pending_.clear();
+  for (const PendingHeredoc& heredoc : pending) {
+    Redirection& redirection = out_.commands[heredoc.command].redirections[heredoc.redirection];
+    const bool strip_tabs = redirection.op == "<<-";
+    const std::string delimiter = redirection.target.text;
+    std::string body;
+    bool found = false;
+    while (!AtEnd()) {
+      std::size_t end = src_.find('\n', pos_);
+      if (end == std::string_view::npos) end = src_.size();
+      std::string_view line = src_.substr(pos_, end - pos_);
+      pos_ = end < src_.size() ? end + 1 : end;
+      std::string_view compared = line;
+      if (strip_tabs) {
+        while (!compared.empty() && compared.front() == '\t') compared.remove_prefix(1);
+      }
+      if (!compared.empty() && compared.back() == '\r') compared.remove_suffix(1);
+      if (compared == delimiter) {
+        found = true;
+        break;
+      }
+      body.append(strip_tabs ? compared : line);
+      body.push_back('\n');
+    }
+    if (!found) out_.problems.push_back("heredoc without its end line '" + delimiter + "'");
+    const bool quoted = redirection.heredoc_quoted;
+    redirection.heredoc_body = body;
+    if (!quoted && body.find_first_of("$`") != std::string::npos) {
+      // An unquoted heredoc body is expanded: its substitutions run.
+      Parser nested(body, out_);
+      nested.ScanExpandedText(out_.commands[heredoc.command].depth + 1,
+                              static_cast<int>(heredoc.command));
+    }
+  }
+}
+
+void Parser::ScanExpandedText(int depth, int parent) {
+  Word ignored;
+  ParseDoubleQuoted(ignored, depth, parent, /*until_eof=*/true);
+}
+
+void Parser::ParseList(int depth, Nesting nesting, int parent, Terminator terminator) {
+  if (!Deeper(depth)) return;
+  int pipe_source = -1;
+  while (true) {
+    SkipBlanks();
+    if (AtEnd()) {
+      if (terminator == Terminator::kParen) out_.problems.push_back("missing ')'");
+      if (terminator == Terminator::kBrace) out_.problems.push_back("missing '}'");
+      if (!pending_.empty()) ReadPendingHeredocs();
+      return;
+    }
+    const char c = Peek();
+    if (c == '#') {
+      SkipComment();
+    } else if (c == '\n') {
+      ++pos_;
+      if (!pending_.empty()) ReadPendingHeredocs();
+    } else if (c == ')') {
+      ++pos_;
+      if (terminator == Terminator::kParen) return;
+      out_.problems.push_back("unexpected ')'");
+    } else if (c == ';' || c == '&' || c == '|') {
+      ++pos_;  // an operator with no command before it (`;;`, stray `&`)
+    } else if (ParseCommand(depth, nesting, parent, terminator, pipe_source)) {
+      return;  // closing brace of a group
+    }
+  }
+}
+
+bool Parser::ParseCommand(int depth, Nesting nesting, int parent, Terminator terminator,
+                          int& pipe_source) {
+  const std::size_t index = NewCommand(depth, nesting, parent);
+  out_.commands[index].pipe_from = pipe_source;
+  pipe_source = -1;
+  const std::size_t begin = pos_;
+  std::size_t end = std::string_view::npos;  // where the text stops (before the operator)
+  bool closed_group = false;
+  bool is_header = false;  // `for x in …` / `case … in`: a header, its words are data
+  auto command = [&]() -> SimpleCommand& { return out_.commands[index]; };
+  while (true) {
+    SkipBlanks();
+    if (AtEnd()) break;
+    const char c = Peek();
+    if (c == '\n') {
+      command().connector = Connector::kNewline;
+      break;
+    }
+    if (c == ')') break;
+    if (c == '#') {
+      SkipComment();
+      break;
+    }
+    if (c == '&' && Peek(1) == '&') {
+      end = pos_;
+      command().connector = Connector::kAnd;
+      pos_ += 2;
+      break;
+    }
+    if (c == '|' && Peek(1) == '|') {
+      end = pos_;
+      command().connector = Connector::kOr;
+      pos_ += 2;
+      break;
+    }
+    if (c == ';') {
+      end = pos_;
+      command().connector = Connector::kSemicolon;
+      pos_ += Peek(1) == ';' ? 2u : 1u;
+      break;
+    }
+    if (c == '|') {
+      end = pos_;
+      command().connector = Connector::kPipe;
+      pos_ += Peek(1) == '&' ? 2u : 1u;
+      // A pipe from a subshell or group carries the output of its last command.
+      if (command().words.empty() && command().redirections.empty()) {
+        pipe_source = static_cast<int>(out_.commands.size()) - 1;
+      } else {
+        pipe_source = static_cast<int>(index);
+      }
+      break;
+    }
+    if (c == '&' && Peek(1) != '>') {
+      end = pos_;
+      command().connector = Connector::kBackground;
+      ++pos_;
+      break;
+    }
+    const bool empty = command().words.empty() && command().assignments.empty();
+    if (c == '(') {
+      if (empty && Peek(1) == '(') {
+        // `(( arithmetic ))`: evaluates, runs nothing.
+        Word word;
+        SkipBalanced('(', ')', word);
+        word.text = "((";
+        word.expands = true;
+        command().words.push_back(std::move(word));
+        continue;
+      }
+      if (empty) {
+        ++pos_;
+        ParseList(depth + 1, Nesting::kSubshell, parent, Terminator::kParen);
+        continue;
+      }
+      if (command().words.size() == 1 && command().assignments.empty()) {
+        // `name ( ) compound-command`: a function definition.
+        std::size_t look = pos_ + 1;
+        while (look < src_.size() && IsBlank(src_[look])) ++look;
+        if (look < src_.size() && src_[look] == ')') {
+          pos_ = look + 1;
+          command().function_name = command().words.front().text;
+          command().words.clear();
+          while (!AtEnd() && (IsBlank(Peek()) || Peek() == '\n')) ++pos_;
+          if (Peek() == '{') {
+            ++pos_;
+            ParseList(depth + 1, Nesting::kFunctionBody, static_cast<int>(index),
+                      Terminator::kBrace);
+          } else if (Peek() == '(') {
+            ++pos_;
+            ParseList(depth + 1, Nesting::kFunctionBody, static_cast<int>(index),
+                      Terminator::kParen);
+          }
+          continue;
+        }
+      }
+      out_.problems.push_back("unexpected '('");
+      ++pos_;
+      continue;
+    }
+    if (c == '{' && command().words.size() == 2 && command().words[0].text == "function" &&
+        !command().words[0].quoted) {
+      // `function name { … }`
+      ++pos_;
+      command().function_name = command().words[1].text;
+      command().words.clear();
+      ParseList(depth + 1, Nesting::kFunctionBody, static_cast<int>(index), Terminator::kBrace);
+      continue;
+    }
+    if (empty && c == '{' && (IsBlank(Peek(1)) || Peek(1) == '\n')) {
+      ++pos_;
+      ParseList(depth + 1, Nesting::kGroup, parent, Terminator::kBrace);
+      continue;
+    }
+    if (empty && c == '}' && (IsMeta(Peek(1)) || Peek(1) == '\0') &&
+        terminator == Terminator::kBrace && command().redirections.empty()) {
+      ++pos_;
+      closed_group = true;
+      break;
+    }
+    if ((c == '<' || c == '>') && Peek(1) == '(') {
+      Word word;
+      ParseProcessSubstitution(word, depth, static_cast<int>(index));
+      // The rest of the word (rare) continues as an ordinary word.
+      if (!AtEnd() && !IsMeta(Peek())) {
+        Word rest = ParseWord(depth, static_cast<int>(index));
+        word.text += rest.text;
+        word.quoted = word.quoted || rest.quoted;
+        word.expands = word.expands || rest.expands;
+      }
+      command().words.push_back(std::move(word));
+      continue;
+    }
+    if (TryRedirection(index, depth)) continue;
+    const std::size_t word_start = pos_;
+    Word word = ParseWord(depth, static_cast<int>(index));
+    if (command().words.empty() && IsAssignment(src_.substr(word_start, pos_ - word_start)) &&
+        !is_header) {
+      command().assignments.push_back(std::move(word.text));
+      continue;
+    }
+    if (command().words.empty() && !word.quoted && IsSkippedReservedWord(word.text)) {
+      if (word.text == "}" && terminator == Terminator::kBrace) {
+        closed_group = true;
+        break;
+      }
+      continue;
+    }
+    if (command().words.empty() && !word.quoted &&
+        (word.text == "for" || word.text == "case" || word.text == "select")) {
+      is_header = true;
+    }
+    if (is_header && !word.quoted && word.text == "do" && !command().words.empty()) {
+      // `for x in a b; do` on one line without `;` is rare; `do` ends the header.
+      break;
+    }
+    if (pos_ == word_start) {
+      ++pos_;  // a character nothing above understands: skip it rather than loop
+      continue;
+    }
+    command().words.push_back(std::move(word));
+  }
+  if (end == std::string_view::npos) end = std::min(pos_, src_.size());
+  command().text = std::string(Trim(src_.substr(begin, end - begin)));
+  return closed_group;
+}
+
+bool Parser::TryRedirection(std::size_t command, int depth) {
+  std::size_t look = pos_;
+  int fd = -1;
+  while (look < src_.size() && IsDigit(src_[look])) ++look;
+  if (look > pos_) {
+    if (look >= src_.size() || (src_[look] != '<' && src_[look] != '>')) return false;
+    if (look - pos_ > 4) return false;
+    fd = std::stoi(std::string(src_.substr(pos_, look - pos_)));
+  }
+  std::string_view rest = src_.substr(look);
+  static constexpr std::string_view kOperators[] = {"&>>", "<<<", "<<-", "&>", ">>", ">&", "<&",
+                                                    ">|",  "<>",  "<<",  ">",  "<"};
+  std::string_view op;
+  for (std::string_view candidate : kOperators) {
+    if (rest.substr(0, candidate.size()) == candidate) {
+      op = candidate;
+      break;
+    }
+  }
+  if (op.empty()) return false;
+  if (fd >= 0 && op.front() == '&') return false;
+  pos_ = look + op.size();
+  SkipBlanks();
+  Redirection redirection;
+  redirection.fd = fd;
+  redirection.op = std::string(op);
+  if (!AtEnd() && !IsMeta(Peek())) {
+    redirection.target = ParseWord(depth, static_cast<int>(command));
+  } else if ((Peek() == '<' || Peek() == '>') && Peek(1) == '(') {
+    ParseProcessSubstitution(redirection.target, depth, static_cast<int>(command));
+  } else {
+    out_.problems.push_back("redirection '" + std::string(op) + "' without a target");
+  }
+  if (op == "<<" || op == "<<-") {
+    redirection.heredoc_quoted = redirection.target.quoted;
+    out_.commands[command].redirections.push_back(std::move(redirection));
+    pending_.push_back({command, out_.commands[command].redirections.size() - 1});
+  } else {
+    out_.commands[command].redirections.push_back(std::move(redirection));
+  }
+  return true;
+}
+
+Word Parser::ParseWord(int depth, int parent) {
+  Word word;
+  while (!AtEnd()) {
+    const char c = Peek();
+    if (IsMeta(c)) {
+      // `name=(a b c)`: an array assignment keeps its parentheses.
+      if (c == '(' && !word.text.empty() && word.text.back() == '=' && IsAssignment(word.text)) {
+        SkipBalanced('(', ')', word);
+        continue;
+      }
+      // extglob `@(a|b)`, `!(x)`: part of the word.
+      if (c == '(' && !word.text.empty() &&
+          (word.text.back() == '@' || word.text.back() == '!' || word.text.back() == '+' ||
+           word.text.back() == '?' || word.text.back() == '*')) {
+        SkipBalanced('(', ')', word);
+        continue;
+      }
+      break;
+    }
+    if (c == '\\') {
+      if (Peek(1) == '\n') {
+        pos_ += 2;
+        continue;
+      }
+      word.quoted = true;
+      if (pos_ + 1 < src_.size()) word.text.push_back(src_[pos_ + 1]);
+      pos_ += 2;
+      continue;
+    }
+    if (c == '\'') {
+      word.quoted = true;
+      const std::size_t end = src_.find('\'', pos_ + 1);
+      if (end == std::string_view::npos) {
+        out_.problems.push_back("unterminated single quote");
+        word.text.append(src_.substr(pos_ + 1));
+        pos_ = src_.size();
+        break;
+      }
+      word.text.append(src_.substr(pos_ + 1, end - pos_ - 1));
+      pos_ = end + 1;
+      continue;
+    }
+    if (c == '"') {
+      word.quoted = true;
+      ++pos_;
+      ParseDoubleQuoted(word, depth, parent, /*until_eof=*/false);
+      continue;
+    }
+    if (c == '$') {
+      if (Peek(1) == '\'') {
+        // $'…': ANSI-C quoting.
+        word.quoted = true;
+        pos_ += 2;
+        bool closed = false;
+        while (!AtEnd()) {
+          const char d = Peek();
+          if (d == '\'') {
+            ++pos_;
+            closed = true;
+            break;
+          }
+          if (d == '\\' && pos_ + 1 < src_.size()) {
+            const char e = src_[pos_ + 1];
+            pos_ += 2;
+            switch (e) {
+              case 'n': word.text.push_back('\n'); break;
+              case 't': word.text.push_back('\t'); break;
+              case 'r': word.text.push_back('\r'); break;
+              case 'x': {
+                int value = 0, digits = 0;
+                while (digits < 2 && !AtEnd() && std::isxdigit(static_cast<unsigned char>(Peek()))) {
+                  const char h = Peek();
+                  value = value * 16 + (IsDigit(h) ? h - '0' : (std::tolower(h) - 'a' + 10));
+                  ++pos_;
+                  ++digits;
+                }
+                word.text.push_back(static_cast<char>(value));
+                break;
+              }
+              default:
+                if (e >= '0' && e <= '7') {
+                  int value = e - '0', digits = 1;
+                  while (digits < 3 && !AtEnd() && Peek() >= '0' && Peek() <= '7') {
+                    value = value * 8 + (Peek() - '0');
+                    ++pos_;
+                    ++digits;
+                  }
+                  word.text.push_back(static_cast<char>(value & 0xff));
+                } else {
+                  word.text.push_back(e);
+                }
+            }
+            continue;
+          }
+          word.text.push_back(d);
+          ++pos_;
+        }
+        if (!closed) out_.problems.push_back("unterminated $'…' quote");
+        continue;
+      }
+      if (Peek(1) == '"') {
+        word.quoted = true;
+        pos_ += 2;
+        ParseDoubleQuoted(word, depth, parent, /*until_eof=*/false);
+        continue;
+      }
+      ParseDollar(word, depth, parent);
+      continue;
+    }
+    if (c == '`') {
+      ParseBackticks(word, depth, parent);
+      continue;
+    }
+    word.text.push_back(c);
+    ++pos_;
+  }
+  return word;
+}
+
+void Parser::ParseDoubleQuoted(Word& word, int depth, int parent, bool until_eof) {
+  while (!AtEnd()) {
+    const char c = Peek();
+    if (c == '"' && !until_eof) {
+      ++pos_;
+      return;
+    }
+    if (c == '\\') {
+      const char next = Peek(1);
+      if (next == '\n') {
+        pos_ += 2;
+        continue;
+      }
+      if (next == '$' || next == '`' || next == '"' || next == '\\') {
+        word.text.push_back(next);
+        pos_ += 2;
+        continue;
+      }
+      word.text.push_back('\\');
+      ++pos_;
+      continue;
+    }
+    if (c == '$') {
+      ParseDollar(word, depth, parent);
+      continue;
+    }
+    if (c == '`') {
+      ParseBackticks(word, depth, parent);
+      continue;
+    }
+    word.text.push_back(c);
+    ++pos_;
+  }
+  if (!until_eof) out_.problems.push_back("unterminated double quote");
+}
+
+void Parser::SkipBalanced(char open, char close, Word& word) {
+  // Appends text from the current `open` to its matching `close`, honouring
+  // quotes; used for constructs whose inside runs nothing we classify.
+  int level = 0;
+  while (!AtEnd()) {
+    const char c = Peek();
+    if (c == '\\' && pos_ + 1 < src_.size()) {
+      word.text.append(src_.substr(pos_, 2));
+      pos_ += 2;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      const std::size_t end = src_.find(c, pos_ + 1);
+      const std::size_t stop = end == std::string_view::npos ? src_.size() : end + 1;
+      word.text.append(src_.substr(pos_, stop - pos_));
+      pos_ = stop;
+      continue;
+    }
+    word.text.push_back(c);
+    ++pos_;
+    if (c == open) ++level;
+    if (c == close && --level == 0) return;
+  }
+  out_.problems.push_back(std::string("missing '") + close + "'");
+}
+
+void Parser::ParseDollar(Word& word, int depth, int parent) {
+  const char next = Peek(1);
+  if (next == '(' && Peek(2) == '(') {
+    // $(( arithmetic )). A `$( (subshell) )` would also start this way; rare.
+    word.expands = true;
+    ++pos_;
+    word.text.push_back('$');
+    SkipBalanced('(', ')', word);
+    return;
+  }
+  if (next == '(') {
+    const std::size_t start = pos_;
+    pos_ += 2;
+    word.substitutes = true;
+    ParseList(depth + 1, Nesting::kCommandSubstitution, parent, Terminator::kParen);
+    word.text.append(src_.substr(start, std::min(pos_, src_.size()) - start));
+    return;
+  }
+  if (next == '{') {
+    word.expands = true;
+    ++pos_;
+    word.text.push_back('$');
+    SkipBalanced('{', '}', word);
+    return;
+  }
+  if (IsNameStart(next)) {
+    word.expands = true;
+    word.text.push_back('$');
+    ++pos_;
+    while (!AtEnd() && IsNameChar(Peek())) word.text.push_back(src_[pos_++]);
+    return;
+  }
+  if (IsDigit(next) || next == '@' || next == '*' || next == '#' || next == '?' || next == '-' ||
+      next == '$' || next == '!') {
+    word.expands = true;
+    word.text.append(src_.substr(pos_, 2));
+    pos_ += 2;
+    return;
+  }
+  word.text.push_back('$');
+  ++pos_;
+}
+
+void Parser::ParseBackticks(Word& word, int depth, int parent) {
+  // The body ends at the first unescaped backtick; inside it, \` \\ \$ are
+  // escapes. The unescaped body is lexed as its own command line.
+  const std::size_t start = pos_;
+  ++pos_;
+  std::string body;
+  bool closed = false;
+  while (!AtEnd()) {
+    const char c = Peek();
+    if (c == '\\' && pos_ + 1 < src_.size()) {
+      const char e = src_[pos_ + 1];
+      if (e == '`' || e == '\\' || e == '$') {
+        body.push_back(e);
+      } else {
+        body.push_back('\\');
+        body.push_back(e);
+      }
+      pos_ += 2;
+      continue;
+    }
+    if (c == '`') {
+      ++pos_;
+      closed = true;
+      break;
+    }
+    body.push_back(c);
+    ++pos_;
+  }
+  if (!closed) out_.problems.push_back("unterminated backtick");
+  word.substitutes = true;
+  word.text.append(src_.substr(start, pos_ - start));
+  if (!Deeper(depth + 1)) return;
+  Parser nested(body, out_);
+  nested.ParseList(depth + 1, Nesting::kBackticks, parent, Terminator::kEof);
+}
+
+void Parser::ParseProcessSubstitution(Word& word, int depth, int parent) {
+  const std::size_t start = pos_;
+  pos_ += 2;
+  word.substitutes = true;
+  ParseList(depth + 1, Nesting::kProcessSubstitution, parent, Terminator::kParen);
+  word.text.append(src_.substr(start, std::min(pos_, src_.size()) - start));
+}
+
+/// Drops commands with nothing in them (left by `( … )`, `{ … }`, blank
+/// lines) and renumbers parent/pipe_from.
+void Compact(LexResult& result) {
+  std::vector<SimpleCommand>& commands = result.commands;
+  std::vector<int> new_index(commands.size(), -1);
+  int next = 0;
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    const SimpleCommand& command = commands[i];
+    const bool empty = command.words.empty() && command.assignments.empty() &&
+                       command.redirections.empty() && command.function_name.empty();
+    if (!empty) new_index[i] = next++;
+  }
+  auto remap = [&](int old) {
+    while (old >= 0 && new_index[static_cast<std::size_t>(old)] < 0) {
+      old = commands[static_cast<std::size_t>(old)].parent;
+    }
+    return old >= 0 ? new_index[static_cast<std::size_t>(old)] : -1;
+  };
+  std::vector<SimpleCommand> kept;
+  kept.reserve(static_cast<std::size_t>(next));
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    if (new_index[i] < 0) continue;
+    SimpleCommand command = std::move(commands[i]);
+    command.parent = remap(command.parent);
+    // A pipe from an empty command (a subshell) comes from its last command.
+    int from = command.pipe_from;
+    while (from >= 0 && new_index[static_cast<std::size_t>(from)] < 0) --from;
+    command.pipe_from = from >= 0 ? new_index[static_cast<std::size_t>(from)] : -1;
+    kept.push_back(std::move(command));
+  }
+  commands = std::move(kept);
+}
+
+}  // namespace
+
+bool Redirection::WritesFile() const {
+  return op == ">" || op == ">>" || op == "&>" || op == "&>>" || op == ">|" || op == "<>" ||
+         (op == ">&" && !target.text.empty() && !IsDigit(target.text[0]) && target.text != "-");
+}
+
+bool Redirection::ReadsFile() const { return op == "<" || op == "<>"; }
+
+bool Redirection::FeedsText() const { return op == "<<" || op == "<<-" || op == "<<<"; }
+
+std::vector<std::string> SimpleCommand::Argv() const {
+  std::vector<std::string> argv;
+  argv.reserve(words.size());
+  for (const Word& word : words) argv.push_back(word.text);
+  return argv;
+}
+
+std::string_view ConnectorText(Connector connector) {
+  switch (connector) {
+    case Connector::kEnd: return "";
+    case Connector::kAnd: return "&&";
+    case Connector::kOr: return "||";
+    case Connector::kSemicolon: return ";";
+    case Connector::kPipe: return "|";
+    case Connector::kBackground: return "&";
+    case Connector::kNewline: return "\\n";
+  }
+  return "";
+}
+
+LexResult Lex(std::string_view command) {
+  LexResult result;
+  Parser parser(command, result);
+  parser.ParseList(0, Nesting::kTopLevel, -1, Terminator::kEof);
+  Compact(result);
+  return result;
+}
+
+}  // namespace togmal::policy

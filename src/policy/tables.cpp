@@ -1,0 +1,442 @@
+#include "tables.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdlib>
+#include <functional>
+
+namespace togmal::policy {
+namespace {
+
+/// Errors name the file and line of the node at fault.
+class Loader {
+ public:
+  explicit Loader(std::string_view source) : source_(source) {}
+
+  Error At(const YAML::Node& node, const std::string& message) const {
+    const YAML::Mark mark = node.Mark();
+    std::string where(source_);
+    if (mark.line >= 0) where += ":" + std::to_string(mark.line + 1);
+    return Fail(where + ": " + message);
+  }
+
+  Result<Level> ParseLevelNode(const YAML::Node& node) const {
+    if (!node.IsScalar()) return At(node, "expected a level L0..L3");
+    auto level = ParseLevel(node.Scalar());
+    if (!level) return At(node, "'" + node.Scalar() + "' is not a level (L0, L1, L2 or L3)");
+    return *level;
+  }
+
+  Result<std::vector<std::string>> Strings(const YAML::Node& node) const {
+    std::vector<std::string> values;
+    if (node.IsScalar()) {
+      values.push_back(node.Scalar());
+      return values;
+    }
+    if (!node.IsSequence()) return At(node, "expected a list of strings");
+    for (const YAML::Node& item : node) {
+      if (!item.IsScalar()) return At(item, "expected a string");
+      values.push_back(item.Scalar());
+    }
+    return values;
+  }
+
+  Result<void> CheckKeys(const YAML::Node& map, std::initializer_list<std::string_view> allowed,
+                         std::string_view what) const {
+    for (const auto& entry : map) {
+      const std::string key = entry.first.Scalar();
+      bool known = false;
+      for (std::string_view name : allowed) known = known || key == name;
+      if (!known) return At(entry.first, "unknown key '" + key + "' in " + std::string(what));
+    }
+    return {};
+  }
+
+  Result<ArgRule> ParseRule(const YAML::Node& node) const {
+    if (!node.IsMap()) return At(node, "a rule is a map with level, why and conditions");
+    if (auto ok = CheckKeys(node,
+                            {"level", "why", "any_flag", "all_flags", "none_flag", "any_arg",
+                             "all_args", "any_word", "no_args"},
+                            "a rule");
+        !ok) {
+      return Fail(ok.error());
+    }
+    ArgRule rule;
+    if (!node["level"]) return At(node, "a rule needs a level");
+    auto level = ParseLevelNode(node["level"]);
+    if (!level) return Fail(level.error());
+    rule.level = *level;
+    if (node["why"]) rule.why = node["why"].as<std::string>();
+    struct ListField {
+      const char* key;
+      std::vector<std::string>* target;
+    };
+    for (ListField field : {ListField{"any_flag", &rule.any_flag},
+                            ListField{"none_flag", &rule.none_flag},
+                            ListField{"any_arg", &rule.any_arg},
+                            ListField{"all_args", &rule.all_args},
+                            ListField{"any_word", &rule.any_word}}) {
+      if (!node[field.key]) continue;
+      auto values = Strings(node[field.key]);
+      if (!values) return Fail(values.error());
+      *field.target = std::move(*values);
+    }
+    if (const YAML::Node groups = node["all_flags"]) {
+      if (!groups.IsSequence()) return At(groups, "all_flags is a list of lists of options");
+      for (const YAML::Node& group : groups) {
+        auto values = Strings(group);
+        if (!values) return Fail(values.error());
+        rule.all_flags.push_back(std::move(*values));
+      }
+    }
+    if (const YAML::Node no_args = node["no_args"]) rule.no_args = no_args.as<bool>();
+    const bool has_condition = !rule.any_flag.empty() || !rule.all_flags.empty() ||
+                               !rule.none_flag.empty() || !rule.any_arg.empty() ||
+                               !rule.all_args.empty() || !rule.any_word.empty() ||
+                               rule.no_args.has_value();
+    if (!has_condition) return At(node, "a rule needs at least one condition");
+    return rule;
+  }
+
+  Result<TextRule> ParseTextRule(const YAML::Node& node) const {
+    if (!node.IsMap()) return At(node, "a code rule is a map with level, why, contains");
+    if (auto ok = CheckKeys(node, {"level", "why", "contains", "unless"}, "a code rule"); !ok) {
+      return Fail(ok.error());
+    }
+    TextRule rule;
+    auto level = ParseLevelNode(node["level"]);
+    if (!level) return Fail(level.error());
+    rule.level = *level;
+    if (node["why"]) rule.why = node["why"].as<std::string>();
+    if (node["contains"]) {
+      auto values = Strings(node["contains"]);
+      if (!values) return Fail(values.error());
+      rule.contains = std::move(*values);
+    }
+    if (node["unless"]) {
+      auto values = Strings(node["unless"]);
+      if (!values) return Fail(values.error());
+      rule.unless = std::move(*values);
+    }
+    for (std::string& text : rule.contains) {
+      for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    for (std::string& text : rule.unless) {
+      for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return rule;
+  }
+
+  Result<CommandNode> ParseCommand(const std::string& name, const YAML::Node& node,
+                                   std::vector<std::string>* aliases, int depth) const {
+    CommandNode command;
+    command.name = name;
+    if (depth > 8) return At(node, "subcommands nested too deeply");
+    if (node.IsScalar()) {
+      auto level = ParseLevelNode(node);
+      if (!level) return Fail(level.error());
+      command.level = *level;
+      return command;
+    }
+    if (!node.IsMap()) return At(node, "command '" + name + "': expected a level or a map");
+    if (auto ok = CheckKeys(node,
+                            {"level", "why", "aliases", "options_with_value", "subcommands",
+                             "rules", "runs", "code_options", "code_rules", "query_options",
+                             "default_command", "skip_positionals", "data_args", "writes_args",
+                             "writes_last_arg"},
+                            "command '" + name + "'");
+        !ok) {
+      return Fail(ok.error());
+    }
+    if (!node["level"]) return At(node, "command '" + name + "' needs a level");
+    auto level = ParseLevelNode(node["level"]);
+    if (!level) return Fail(level.error());
+    command.level = *level;
+    if (node["why"]) command.why = node["why"].as<std::string>();
+    if (node["aliases"]) {
+      if (aliases == nullptr) return At(node["aliases"], "aliases are allowed on commands only");
+      auto values = Strings(node["aliases"]);
+      if (!values) return Fail(values.error());
+      *aliases = std::move(*values);
+    }
+    for (auto [key, target] :
+         {std::pair{"options_with_value", &command.options_with_value},
+          std::pair{"code_options", &command.code_options},
+          std::pair{"query_options", &command.query_options}}) {
+      if (!node[key]) continue;
+      auto values = Strings(node[key]);
+      if (!values) return Fail(values.error());
+      *target = std::move(*values);
+    }
+    if (const YAML::Node rules = node["rules"]) {
+      if (!rules.IsSequence()) return At(rules, "rules is a list");
+      for (const YAML::Node& item : rules) {
+        auto rule = ParseRule(item);
+        if (!rule) return Fail(rule.error());
+        command.rules.push_back(std::move(*rule));
+      }
+    }
+    if (const YAML::Node rules = node["code_rules"]) {
+      if (!rules.IsSequence()) return At(rules, "code_rules is a list");
+      for (const YAML::Node& item : rules) {
+        auto rule = ParseTextRule(item);
+        if (!rule) return Fail(rule.error());
+        command.code_rules.push_back(std::move(*rule));
+      }
+    }
+    if (const YAML::Node runs = node["runs"]) {
+      static constexpr std::pair<std::string_view, Runs> kRuns[] = {
+          {"wrapper", Runs::kWrapper}, {"shell", Runs::kShell},
+          {"interpreter", Runs::kInterpreter}, {"eval", Runs::kEval},
+          {"find", Runs::kFind}, {"sql", Runs::kSql},
+          {"command_string", Runs::kCommandString}};
+      bool found = false;
+      for (auto [text, value] : kRuns) {
+        if (runs.Scalar() == text) {
+          command.runs = value;
+          found = true;
+        }
+      }
+      if (!found) {
+        return At(runs, "runs must be one of wrapper, shell, interpreter, eval, find, sql, "
+                        "command_string");
+      }
+    }
+    if (node["default_command"]) command.default_command = node["default_command"].as<std::string>();
+    if (node["skip_positionals"]) command.skip_positionals = node["skip_positionals"].as<int>();
+    if (node["data_args"]) command.data_args = node["data_args"].as<bool>();
+    if (node["writes_args"]) command.writes_args = node["writes_args"].as<bool>();
+    if (node["writes_last_arg"]) command.writes_last_arg = node["writes_last_arg"].as<bool>();
+    if (const YAML::Node subcommands = node["subcommands"]) {
+      if (!subcommands.IsMap()) return At(subcommands, "subcommands is a map name → entry");
+      for (const auto& entry : subcommands) {
+        auto child = ParseCommand(entry.first.Scalar(), entry.second, nullptr, depth + 1);
+        if (!child) return Fail(child.error());
+        command.subcommands.push_back(std::move(*child));
+      }
+    }
+    return command;
+  }
+
+  Result<void> Load(const YAML::Node& root, Tables& tables) const {
+    if (!root.IsMap()) return At(root, "expected a map at the top level");
+    if (auto ok = CheckKeys(root,
+                            {"version", "settings", "paths", "tools", "assignments", "commands"},
+                            "the top level");
+        !ok) {
+      return ok;
+    }
+    if (const YAML::Node version = root["version"]; version && version.as<int>() != 1) {
+      return At(version, "unsupported version (this togmal reads version 1)");
+    }
+    if (const YAML::Node settings = root["settings"]) {
+      if (!settings.IsMap()) return At(settings, "settings is a map");
+      for (const auto& entry : settings) {
+        const std::string key = entry.first.Scalar();
+        Level* target = key == "unknown_command"        ? &tables.settings.unknown_command
+                        : key == "unknown_tool"         ? &tables.settings.unknown_tool
+                        : key == "substitution_minimum" ? &tables.settings.substitution_minimum
+                        : key == "unparsed_minimum"     ? &tables.settings.unparsed_minimum
+                        : key == "too_deep"             ? &tables.settings.too_deep
+                        : key == "sensitive_minimum"    ? &tables.settings.sensitive_minimum
+                                                        : nullptr;
+        if (target == nullptr) return At(entry.first, "unknown setting '" + key + "'");
+        auto level = ParseLevelNode(entry.second);
+        if (!level) return Fail(level.error());
+        *target = *level;
+      }
+    }
+    if (const YAML::Node paths = root["paths"]) {
+      if (!paths.IsMap()) return At(paths, "paths is a map");
+      for (const auto& entry : paths) {
+        const std::string key = entry.first.Scalar();
+        std::vector<std::string>* target = key == "sensitive"       ? &tables.sensitive
+                                           : key == "not_sensitive" ? &tables.not_sensitive
+                                           : key == "config"        ? &tables.config
+                                           : key == "system"        ? &tables.system
+                                           : key == "scratch"       ? &tables.scratch
+                                                                    : nullptr;
+        if (target == nullptr) return At(entry.first, "unknown path list '" + key + "'");
+        auto values = Strings(entry.second);
+        if (!values) return Fail(values.error());
+        *target = std::move(*values);
+      }
+    }
+    if (const YAML::Node tools = root["tools"]) {
+      if (!tools.IsMap()) return At(tools, "tools is a map name → entry");
+      for (const auto& entry : tools) {
+        auto tool = ParseTool(entry.first.Scalar(), entry.second);
+        if (!tool) return Fail(tool.error());
+        std::erase_if(tables.tools, [&](const ToolEntry& t) { return t.name == tool->name; });
+        tables.tools.push_back(std::move(*tool));
+      }
+    }
+    if (const YAML::Node assignments = root["assignments"]) {
+      if (!assignments.IsMap()) return At(assignments, "assignments is a map name → entry");
+      for (const auto& entry : assignments) {
+        AssignmentEntry assignment;
+        const YAML::Node& value = entry.second;
+        const YAML::Node& level_node = value.IsMap() ? value["level"] : value;
+        auto level = ParseLevelNode(level_node);
+        if (!level) return Fail(level.error());
+        assignment.level = *level;
+        if (value.IsMap() && value["why"]) assignment.why = value["why"].as<std::string>();
+        tables.assignments[entry.first.Scalar()] = std::move(assignment);
+      }
+    }
+    if (const YAML::Node commands = root["commands"]) {
+      if (!commands.IsMap()) return At(commands, "commands is a map name → entry");
+      for (const auto& entry : commands) {
+        std::vector<std::string> aliases;
+        const std::string name = entry.first.Scalar();
+        auto command = ParseCommand(name, entry.second, &aliases, 0);
+        if (!command) return Fail(command.error());
+        auto shared = std::make_shared<const CommandNode>(std::move(*command));
+        tables.commands[name] = shared;
+        for (const std::string& alias : aliases) tables.commands[alias] = shared;
+      }
+    }
+    return {};
+  }
+
+  Result<ToolEntry> ParseTool(const std::string& name, const YAML::Node& node) const {
+    ToolEntry tool;
+    tool.name = name;
+    if (node.IsScalar()) {
+      auto level = ParseLevelNode(node);
+      if (!level) return Fail(level.error());
+      tool.level = *level;
+      return tool;
+    }
+    if (!node.IsMap()) return At(node, "tool '" + name + "': expected a level or a map");
+    if (auto ok = CheckKeys(node, {"level", "why", "outside_project", "reads", "writes", "command"},
+                            "tool '" + name + "'");
+        !ok) {
+      return Fail(ok.error());
+    }
+    auto level = ParseLevelNode(node["level"]);
+    if (!level) return Fail(level.error());
+    tool.level = *level;
+    if (node["why"]) tool.why = node["why"].as<std::string>();
+    if (node["outside_project"]) {
+      auto outside = ParseLevelNode(node["outside_project"]);
+      if (!outside) return Fail(outside.error());
+      tool.outside_project = *outside;
+    }
+    for (auto [key, target] : {std::pair{"reads", &tool.reads}, std::pair{"writes", &tool.writes}}) {
+      if (!node[key]) continue;
+      auto values = Strings(node[key]);
+      if (!values) return Fail(values.error());
+      *target = std::move(*values);
+    }
+    if (node["command"]) tool.command = node["command"].as<std::string>();
+    return tool;
+  }
+
+ private:
+  std::string_view source_;
+};
+
+bool GlobAt(std::string_view p, std::string_view t, int& budget) {
+  // Recursive matcher with a step budget so that hostile patterns or texts
+  // cannot make it slow; patterns come from our tables and are short.
+  while (!p.empty()) {
+    if (--budget <= 0) return false;
+    const char c = p.front();
+    if (c == '*') {
+      const bool cross = p.size() > 1 && p[1] == '*';
+      std::string_view rest = p.substr(cross ? 2 : 1);
+      if (cross && !rest.empty() && rest.front() == '/') {
+        // `**/x` also matches `x` (zero components).
+        if (GlobAt(rest.substr(1), t, budget)) return true;
+      }
+      for (std::size_t i = 0; i <= t.size(); ++i) {
+        if (GlobAt(rest, t.substr(i), budget)) return true;
+        if (budget <= 0) return false;
+        if (i < t.size() && !cross && t[i] == '/') return false;
+      }
+      return false;
+    }
+    if (t.empty()) return false;
+    if (c == '?') {
+      if (t.front() == '/') return false;
+    } else {
+      char literal = c;
+      if (c == '\\' && p.size() > 1) {
+        p.remove_prefix(1);
+        literal = p.front();
+      }
+      if (literal != t.front()) return false;
+    }
+    p.remove_prefix(1);
+    t.remove_prefix(1);
+  }
+  return t.empty();
+}
+
+}  // namespace
+
+Result<void> ParseTables(std::string_view yaml, std::string_view source, Tables& tables) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(yaml));
+  } catch (const YAML::Exception& error) {
+    std::string where(source);
+    if (error.mark.line >= 0) where += ":" + std::to_string(error.mark.line + 1);
+    return Fail(where + ": " + error.msg);
+  }
+  try {
+    return Loader(source).Load(root, tables);
+  } catch (const YAML::Exception& error) {
+    std::string where(source);
+    if (error.mark.line >= 0) where += ":" + std::to_string(error.mark.line + 1);
+    return Fail(where + ": " + error.msg);
+  }
+}
+
+bool GlobMatch(std::string_view pattern, std::string_view text) {
+  if (text.size() > 4096) return false;  // no real path is this long
+  int budget = 20000;  // shared by the recursion: bounded time whatever the input
+  return GlobAt(pattern, text, budget);
+}
+
+std::string NormalizePath(std::string_view path) {
+  std::string text(path);
+  for (std::string_view home_var : {"${HOME}", "$HOME"}) {
+    if (text.rfind(home_var, 0) == 0) text = "~" + text.substr(home_var.size());
+  }
+  if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/' && home[1] != '\0') {
+    const std::string_view home_dir(home);
+    if (text.rfind(home_dir, 0) == 0 &&
+        (text.size() == home_dir.size() || text[home_dir.size()] == '/')) {
+      text = "~" + text.substr(home_dir.size());
+    }
+  }
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    if (c == '/' && !out.empty() && out.back() == '/') continue;
+    out.push_back(c);
+  }
+  while (out.size() >= 2 && out.compare(0, 2, "./") == 0 && out.size() > 2) out.erase(0, 2);
+  while (out.size() >= 2 && out.compare(out.size() - 2, 2, "/.") == 0) out.erase(out.size() - 1);
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
+}
+
+bool PathListMatches(const std::vector<std::string>& patterns, std::string_view path) {
+  const std::size_t slash = path.rfind('/');
+  const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  for (const std::string& pattern : patterns) {
+    if (pattern.find('/') == std::string::npos) {
+      if (GlobMatch(pattern, name)) return true;
+    } else if (pattern.front() == '/' || pattern.front() == '~') {
+      if (GlobMatch(pattern, path)) return true;
+    } else if (GlobMatch(pattern, path) || GlobMatch("**/" + pattern, path)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace togmal::policy

@@ -1,0 +1,319 @@
+#include "togmal/rules/decision.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "togmal/util/embedded.h"
+#include "togmal/util/paths.h"
+
+namespace togmal::rules {
+namespace {
+
+using json = nlohmann::json;
+
+// Reasons end up in Claude Code's UI and in the model's context: a 1 MB
+// command must not ride along. Cut on a UTF-8 character boundary.
+std::string Shorten(std::string_view text, std::size_t limit) {
+  if (text.size() <= limit) return std::string(text);
+  std::size_t cut = limit;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "…";
+}
+
+constexpr std::size_t kSegmentLimit = 160;
+constexpr std::size_t kReasonLimit = 1000;
+
+std::string_view OutcomeName(LevelOutcome outcome) {
+  switch (outcome) {
+    case LevelOutcome::kAllow:
+      return "allow";
+    case LevelOutcome::kNotice:
+      return "notice";
+    case LevelOutcome::kAsk:
+      return "ask";
+    case LevelOutcome::kDeny:
+      return "deny";
+  }
+  return "ask";
+}
+
+std::optional<LevelOutcome> ParseOutcome(std::string_view name) {
+  for (auto outcome :
+       {LevelOutcome::kAllow, LevelOutcome::kNotice, LevelOutcome::kAsk, LevelOutcome::kDeny}) {
+    if (name == OutcomeName(outcome)) return outcome;
+  }
+  return std::nullopt;
+}
+
+// How strict a decision is, for the project layer's tighten-only check.
+// SAMPLE sits between allow and ask: a model may still allow.
+int Strictness(const Decision& decision) {
+  if (decision.action == Action::kSample && decision.source == Source::kRule) return 1;
+  switch (decision.permission) {
+    case Permission::kAllow:
+      return 0;
+    case Permission::kAsk:
+      return 2;
+    case Permission::kDeny:
+      return 3;
+  }
+  return 2;
+}
+
+// The finding that explains the level best: the first one at the level.
+const Finding* TopFinding(const std::vector<Finding>& findings, int level) {
+  for (const Finding& finding : findings) {
+    if (finding.level == level) return &finding;
+  }
+  return findings.empty() ? nullptr : &findings.front();
+}
+
+std::string DescribeFinding(const Finding& finding) {
+  std::string text = finding.why;
+  if (!finding.segment.empty() && text.find(finding.segment) == std::string::npos) {
+    text += " (`" + Shorten(finding.segment, kSegmentLimit) + "`)";
+  }
+  return text;
+}
+
+std::string Prefix(int level) { return "togmal " + LevelName(level) + ": "; }
+
+Decision FromLevel(const Facts& facts, const std::vector<Finding>& findings,
+                   const DecisionSettings& settings) {
+  Decision decision;
+  decision.level = std::clamp(facts.level, 0, 3);
+  decision.source = Source::kClassifier;
+  decision.findings = findings;
+  LevelOutcome outcome = settings.levels[decision.level];
+  decision.permission = outcome == LevelOutcome::kAsk    ? Permission::kAsk
+                        : outcome == LevelOutcome::kDeny ? Permission::kDeny
+                                                         : Permission::kAllow;
+  decision.action = decision.permission == Permission::kAllow  ? Action::kAllow
+                    : decision.permission == Permission::kDeny ? Action::kDeny
+                                                               : Action::kAsk;
+  const Finding* top = TopFinding(findings, decision.level);
+  std::string why = top != nullptr ? DescribeFinding(*top)
+                                   : facts.tool_name + " matched no rule and no risk was found";
+  decision.reason = Shorten(Prefix(decision.level) + why, kReasonLimit);
+  if (outcome == LevelOutcome::kNotice) decision.notice = decision.reason;
+  return decision;
+}
+
+Decision FromRule(const Rule& rule, const Facts& facts, const std::vector<Finding>& findings) {
+  Decision decision;
+  decision.level = std::clamp(facts.level, 0, 3);
+  decision.source = Source::kRule;
+  decision.rule_id = rule.id;
+  decision.rule_where = rule.Where();
+  decision.action = rule.action;
+  decision.findings = findings;
+  decision.sampling_guidance = rule.sampling_guidance;
+  decision.permission = rule.action == Action::kAllow  ? Permission::kAllow
+                        : rule.action == Action::kDeny ? Permission::kDeny
+                                                       : Permission::kAsk;
+  std::string why = rule.reason.empty() ? "matched" : rule.reason;
+  decision.reason = Shorten(Prefix(decision.level) + "rule " + rule.id + " (" +
+                                std::string(LayerName(rule.layer)) + "): " + why,
+                            kReasonLimit);
+  return decision;
+}
+
+Result<Decision> DecideWithin(const RuleSet& rules, const Facts& facts,
+                              const std::vector<Finding>& findings,
+                              const DecisionSettings& settings, LayerFilter layers) {
+  auto match = FirstMatch(rules, facts, layers);
+  if (!match) return Fail(match.error());
+  if (*match == nullptr) return FromLevel(facts, findings, settings);
+  return FromRule(**match, facts, findings);
+}
+
+std::string ReadFileIfPresent(const std::filesystem::path& path, bool& exists) {
+  std::ifstream in(path, std::ios::binary);
+  exists = static_cast<bool>(in);
+  std::ostringstream text;
+  if (in) text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+std::string_view PermissionName(Permission permission) {
+  switch (permission) {
+    case Permission::kAllow:
+      return "allow";
+    case Permission::kAsk:
+      return "ask";
+    case Permission::kDeny:
+      return "deny";
+  }
+  return "ask";
+}
+
+std::optional<Permission> ParsePermission(std::string_view name) {
+  for (auto permission : {Permission::kAllow, Permission::kAsk, Permission::kDeny}) {
+    if (name == PermissionName(permission)) return permission;
+  }
+  return std::nullopt;
+}
+
+std::string_view SourceName(Source source) {
+  switch (source) {
+    case Source::kRule:
+      return "rule";
+    case Source::kClassifier:
+      return "classifier";
+    case Source::kSampling:
+      return "sampling";
+    case Source::kError:
+      return "error";
+  }
+  return "error";
+}
+
+Result<DecisionSettings> ParseDecisionSettings(std::string_view text, const std::string& file,
+                                               DecisionSettings base) {
+  auto where = [&file](const YAML::Node& node) {
+    return file + ":" + std::to_string(node.Mark().line + 1) + ": ";
+  };
+  try {
+    YAML::Node root = YAML::Load(std::string(text));
+    if (!root || !root.IsMap()) return base;
+    YAML::Node hook = root["hook"];
+    if (!hook || hook.IsNull()) return base;
+    if (!hook.IsMap()) return Fail(where(hook) + "hook must be a map");
+    for (const auto& entry : hook) {
+      std::string key = entry.first.Scalar();
+      if (key == "levels") {
+        if (!entry.second.IsMap()) return Fail(where(entry.second) + "hook.levels must be a map");
+        for (const auto& level : entry.second) {
+          auto index = ParseLevel(level.first.Scalar());
+          if (!index) return Fail(where(level.first) + "hook.levels: expected L0..L3");
+          auto outcome = ParseOutcome(level.second.IsScalar() ? level.second.Scalar() : "");
+          if (!outcome) {
+            return Fail(where(level.second) + "hook.levels." + level.first.Scalar() +
+                        ": expected allow, notice, ask or deny");
+          }
+          base.levels[*index] = *outcome;
+        }
+      } else if (key == "on_error") {
+        std::string value = entry.second.IsScalar() ? entry.second.Scalar() : "";
+        if (value != "ask" && value != "deny") {
+          return Fail(where(entry.second) + "hook.on_error: expected ask or deny (never allow)");
+        }
+        base.on_error = *ParsePermission(value);
+      } else {
+        return Fail(where(entry.first) + "unknown key hook." + key +
+                    " (expected levels, on_error)");
+      }
+    }
+  } catch (const YAML::Exception& e) {
+    return Fail(file + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+  return base;
+}
+
+Result<DecisionSettings> LoadDecisionSettings() {
+  DecisionSettings settings;
+  if (auto embedded = util::FindEmbeddedFile("settings.yaml")) {
+    auto parsed = ParseDecisionSettings(*embedded, "<builtin>/settings.yaml", settings);
+    if (!parsed) return parsed;
+    settings = *parsed;
+  }
+  std::filesystem::path user = util::ConfigDir() / "settings.yaml";
+  bool exists = false;
+  std::string text = ReadFileIfPresent(user, exists);
+  if (exists) {
+    auto parsed = ParseDecisionSettings(text, user.string(), settings);
+    if (!parsed) return parsed;
+    settings = *parsed;
+  }
+  return settings;
+}
+
+Result<Decision> Decide(const RuleSet& rules, const Facts& facts,
+                        const std::vector<Finding>& findings, const DecisionSettings& settings) {
+  auto decision = DecideWithin(rules, facts, findings, settings, LayerFilter{});
+  if (!decision) return decision;
+  if (decision->source != Source::kRule || decision->rule_id.empty()) return decision;
+  bool from_project = false;
+  for (const Rule& rule : rules.rules) {
+    if (rule.id == decision->rule_id) from_project = rule.layer == Layer::kProject;
+  }
+  if (!from_project) return decision;
+  // Tighten-only: what would the user's and built-in policy have said?
+  auto baseline = DecideWithin(rules, facts, findings, settings,
+                               LayerFilter{.builtin = true, .user = true, .project = false});
+  if (!baseline) return baseline;
+  if (Strictness(*baseline) > Strictness(*decision)) {
+    baseline->tightened_by = "project rule " + decision->rule_id + " (" + decision->rule_where +
+                             ") would have loosened this decision";
+    return baseline;
+  }
+  return decision;
+}
+
+void ResolveSampleAsAsk(Decision& decision, std::string_view why) {
+  decision.permission = Permission::kAsk;
+  std::string guidance = decision.sampling_guidance.empty()
+                             ? std::string("this call needs a review")
+                             : decision.sampling_guidance;
+  std::string text =
+      Prefix(decision.level) + "rule " + decision.rule_id + " asks for a review: " + guidance;
+  if (!why.empty()) text += " (" + std::string(why) + ")";
+  decision.reason = Shorten(text, kReasonLimit);
+}
+
+void ResolveSampleByModel(Decision& decision, Permission verdict, std::string_view model_reason) {
+  decision.permission = verdict;
+  decision.source = Source::kSampling;
+  decision.reason =
+      Shorten(Prefix(decision.level) + "rule " + decision.rule_id + ", the client's model said " +
+                  std::string(PermissionName(verdict)) + ": " + std::string(model_reason),
+              kReasonLimit);
+}
+
+Decision ErrorDecision(const DecisionSettings& settings, std::string_view error) {
+  Decision decision;
+  decision.permission =
+      settings.on_error == Permission::kDeny ? Permission::kDeny : Permission::kAsk;
+  decision.action = decision.permission == Permission::kDeny ? Action::kDeny : Action::kAsk;
+  decision.level = decision.permission == Permission::kDeny ? 3 : 2;
+  decision.source = Source::kError;
+  decision.reason = Shorten("togmal error: " + std::string(error) +
+                                (decision.permission == Permission::kDeny ? " (denied to be safe)"
+                                                                          : " (asking to be safe)"),
+                            kReasonLimit);
+  decision.findings.push_back({decision.level, decision.reason, ""});
+  return decision;
+}
+
+json HookOutput(const Decision& decision) {
+  json out = {{"hookSpecificOutput",
+               {{"hookEventName", "PreToolUse"},
+                {"permissionDecision", PermissionName(decision.permission)},
+                {"permissionDecisionReason", decision.reason}}}};
+  if (!decision.notice.empty()) out["systemMessage"] = decision.notice;
+  return out;
+}
+
+json DecisionJson(const Decision& decision) {
+  json reasons = json::array();
+  if (decision.source == Source::kRule || decision.source == Source::kSampling) {
+    reasons.push_back({{"level", LevelName(decision.level)}, {"why", decision.reason}});
+  }
+  for (const Finding& finding : decision.findings) {
+    json reason = {{"level", LevelName(finding.level)}, {"why", finding.why}};
+    if (!finding.segment.empty()) reason["segment"] = Shorten(finding.segment, kSegmentLimit);
+    reasons.push_back(std::move(reason));
+  }
+  json out = {{"decision", PermissionName(decision.permission)},
+              {"level", LevelName(decision.level)},
+              {"source", SourceName(decision.source)},
+              {"reasons", std::move(reasons)}};
+  if (!decision.rule_id.empty()) out["rule_id"] = decision.rule_id;
+  return out;
+}
+
+}  // namespace togmal::rules

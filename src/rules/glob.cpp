@@ -1,0 +1,145 @@
+#include "togmal/rules/glob.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace togmal::rules {
+namespace {
+
+char Fold(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+
+}  // namespace
+
+Glob::Glob(std::string_view pattern, bool case_insensitive)
+    : pattern_(pattern), case_insensitive_(case_insensitive) {
+  using Kind = Token::Kind;
+  std::size_t i = 0;
+  while (i < pattern.size()) {
+    char c = pattern[i];
+    if (c == '*') {
+      bool double_star = i + 1 < pattern.size() && pattern[i + 1] == '*';
+      if (!double_star) {
+        tokens_.emplace_back(Kind::kStar);
+        ++i;
+        continue;
+      }
+      i += 2;
+      while (i < pattern.size() && pattern[i] == '*') ++i;  // `***` is `**`
+      Token star(Kind::kGlobStar);
+      bool after_slash =
+          tokens_.empty() || (tokens_.back().kind == Kind::kChar && tokens_.back().ch == '/');
+      if (after_slash && i < pattern.size() && pattern[i] == '/') {
+        // `**/x` and `a/**/x`: zero or more directories, so the `/` may be skipped with it.
+        star.skip = 2;
+        tokens_.push_back(star);
+        tokens_.emplace_back(Kind::kChar, '/');
+        ++i;
+        continue;
+      }
+      if (i == pattern.size() && !tokens_.empty() && tokens_.back().kind == Kind::kChar &&
+          tokens_.back().ch == '/') {
+        // `x/**`: the directory itself, or anything below it.
+        tokens_.back().skip = 2;
+      }
+      tokens_.push_back(star);
+      continue;
+    }
+    if (c == '?') {
+      tokens_.emplace_back(Kind::kAnyChar);
+      ++i;
+      continue;
+    }
+    if (c == '\\' && i + 1 < pattern.size()) {
+      tokens_.emplace_back(Kind::kChar, pattern[i + 1]);
+      i += 2;
+      continue;
+    }
+    if (c == '[') {
+      std::size_t j = i + 1;
+      Token set(Kind::kSet);
+      if (j < pattern.size() && (pattern[j] == '!' || pattern[j] == '^')) {
+        set.negated = true;
+        ++j;
+      }
+      std::size_t first = j;
+      while (j < pattern.size() && (pattern[j] != ']' || j == first)) {
+        if (j + 2 < pattern.size() && pattern[j + 1] == '-' && pattern[j + 2] != ']') {
+          for (int x = static_cast<unsigned char>(pattern[j]);
+               x <= static_cast<unsigned char>(pattern[j + 2]); ++x) {
+            set.set.push_back(static_cast<char>(x));
+          }
+          j += 3;
+        } else {
+          set.set.push_back(pattern[j]);
+          ++j;
+        }
+      }
+      if (j < pattern.size()) {  // a closing `]`: a real set
+        if (case_insensitive_) {
+          for (char& s : set.set) s = Fold(s);
+        }
+        tokens_.push_back(std::move(set));
+        i = j + 1;
+        continue;
+      }
+      // No closing `]`: a literal `[`.
+    }
+    tokens_.emplace_back(Kind::kChar, c);
+    ++i;
+  }
+}
+
+bool Glob::Accepts(const Token& token, char c) const {
+  using Kind = Token::Kind;
+  switch (token.kind) {
+    case Kind::kChar:
+      return case_insensitive_ ? Fold(token.ch) == Fold(c) : token.ch == c;
+    case Kind::kAnyChar:
+    case Kind::kStar:
+      return c != '/';
+    case Kind::kGlobStar:
+      return true;
+    case Kind::kSet: {
+      if (c == '/') return false;
+      char folded = case_insensitive_ ? Fold(c) : c;
+      bool in = token.set.find(folded) != std::string::npos;
+      return in != token.negated;
+    }
+  }
+  return false;
+}
+
+// Follows the epsilon edges: a star may match nothing, and a token with
+// `skip` may be jumped over. Edges only go forward, so one pass suffices.
+void Glob::Close(std::vector<char>& states) const {
+  using Kind = Token::Kind;
+  for (std::size_t i = 0; i < tokens_.size(); ++i) {
+    if (!states[i]) continue;
+    const Token& token = tokens_[i];
+    if (token.kind == Kind::kStar || token.kind == Kind::kGlobStar) states[i + 1] = 1;
+    if (token.skip > 0) states[std::min(i + token.skip, tokens_.size())] = 1;
+  }
+}
+
+bool Glob::Matches(std::string_view text) const {
+  using Kind = Token::Kind;
+  std::vector<char> states(tokens_.size() + 1, 0), next(tokens_.size() + 1, 0);
+  states[0] = 1;
+  Close(states);
+  for (char c : text) {
+    std::fill(next.begin(), next.end(), 0);
+    bool any = false;
+    for (std::size_t i = 0; i < tokens_.size(); ++i) {
+      if (!states[i] || !Accepts(tokens_[i], c)) continue;
+      bool loops = tokens_[i].kind == Kind::kStar || tokens_[i].kind == Kind::kGlobStar;
+      next[loops ? i : i + 1] = 1;
+      any = true;
+    }
+    if (!any) return false;
+    Close(next);
+    states.swap(next);
+  }
+  return states[tokens_.size()] != 0;
+}
+
+}  // namespace togmal::rules

@@ -1,0 +1,434 @@
+#include "togmal/store/audit_log.h"
+
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Exception.h>
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+#include <sqlite3.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "sha256.h"
+#include "togmal/store/database.h"
+#include "togmal/store/redaction.h"
+
+namespace togmal::store {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kColumns =
+    "id, time, kind, session, tool_name, input, decision, level, rule, source, reasons, "
+    "latency_us, detail, prev_hash, hash";
+
+// Invalid UTF-8 (a hook input can hold anything) becomes U+FFFD instead of
+// throwing, the same way every time, so the hash is reproducible.
+std::string Dump(const json& value) {
+  return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string ColumnText(SQLite::Statement& row, int index) {
+  return row.isColumnNull(index) ? std::string() : row.getColumn(index).getString();
+}
+
+// A JSON column as stored; an unparsable one (edited by hand) is kept as its
+// raw text so that tail still shows it and verify reports a hash mismatch.
+json ColumnJson(SQLite::Statement& row, int index) {
+  if (row.isColumnNull(index)) return nullptr;
+  std::string text = row.getColumn(index).getString();
+  json parsed = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) return text;
+  return parsed;
+}
+
+AuditEntry ReadEntry(SQLite::Statement& row) {
+  AuditEntry entry;
+  entry.id = row.getColumn(0).getInt64();
+  entry.time = ColumnText(row, 1);
+  const std::string kind = ColumnText(row, 2);
+  // An unknown kind (edited by hand) reads as a decision; its hash then fails.
+  entry.kind = ParseAuditKind(kind).value_or(AuditKind::kDecision);
+  entry.session = ColumnText(row, 3);
+  entry.tool_name = ColumnText(row, 4);
+  entry.input = ColumnJson(row, 5);
+  entry.decision = ColumnText(row, 6);
+  entry.level = ColumnText(row, 7);
+  entry.rule = ColumnText(row, 8);
+  entry.source = ColumnText(row, 9);
+  entry.reasons = ColumnJson(row, 10);
+  entry.latency_us = row.isColumnNull(11) ? 0 : row.getColumn(11).getInt64();
+  entry.detail = ColumnJson(row, 12);
+  entry.prev_hash = ColumnText(row, 13);
+  entry.hash = ColumnText(row, 14);
+  if (!ParseAuditKind(kind)) entry.detail = json{{"unknown_kind", kind}, {"detail", entry.detail}};
+  return entry;
+}
+
+void BindText(SQLite::Statement& statement, int index, const std::string& text) {
+  if (text.empty()) {
+    statement.bind(index);  // NULL
+  } else {
+    statement.bind(index, text);
+  }
+}
+
+void BindJson(SQLite::Statement& statement, int index, const json& value) {
+  if (value.is_null()) {
+    statement.bind(index);
+  } else {
+    statement.bind(index, Dump(value));
+  }
+}
+
+struct Tip {
+  int64_t id = 0;
+  std::string hash{kGenesisHash};
+};
+
+// The last entry, else the pruning anchor, else genesis.
+Tip ReadTip(SQLite::Database& db) {
+  SQLite::Statement last(db, "SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1");
+  if (last.executeStep()) return {last.getColumn(0).getInt64(), last.getColumn(1).getString()};
+  SQLite::Statement anchor(db, "SELECT through_id, hash FROM audit_anchor WHERE singleton = 1");
+  if (anchor.executeStep()) return {anchor.getColumn(0).getInt64(), anchor.getColumn(1).getString()};
+  return {};
+}
+
+// Chains and inserts `entry`; the caller holds an immediate transaction.
+void AppendInTransaction(SQLite::Database& db, AuditEntry& entry) {
+  const Tip tip = ReadTip(db);
+  if (entry.time.empty()) entry.time = FormatAuditTime(std::chrono::system_clock::now());
+  entry.id = tip.id + 1;
+  entry.prev_hash = tip.hash;
+  entry.hash = ComputeEntryHash(entry, entry.prev_hash);
+  SQLite::Statement insert(db, std::string("INSERT INTO audit (") + kColumns +
+                                   ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  insert.bind(1, entry.id);
+  insert.bind(2, entry.time);
+  insert.bind(3, std::string(AuditKindName(entry.kind)));
+  BindText(insert, 4, entry.session);
+  BindText(insert, 5, entry.tool_name);
+  BindJson(insert, 6, entry.input);
+  BindText(insert, 7, entry.decision);
+  BindText(insert, 8, entry.level);
+  BindText(insert, 9, entry.rule);
+  BindText(insert, 10, entry.source);
+  BindJson(insert, 11, entry.reasons);
+  insert.bind(12, entry.latency_us);
+  BindJson(insert, 13, entry.detail);
+  insert.bind(14, entry.prev_hash);
+  insert.bind(15, entry.hash);
+  insert.exec();
+}
+
+// What reading the stored JSON back yields, so the hash computed now equals
+// the one verify computes later.
+json Normalised(const json& value) {
+  if (value.is_null()) return nullptr;
+  return json::parse(Dump(value));
+}
+
+Result<std::vector<AuditEntry>> Query(Database& database, const std::string& sql,
+                                      const std::vector<int64_t>& parameters) {
+  try {
+    SQLite::Statement query(database.sql(), sql);
+    for (std::size_t i = 0; i < parameters.size(); ++i) {
+      query.bind(static_cast<int>(i + 1), parameters[i]);
+    }
+    std::vector<AuditEntry> entries;
+    while (query.executeStep()) entries.push_back(ReadEntry(query));
+    return entries;
+  } catch (const SQLite::Exception& e) {
+    return Fail(DescribeSqliteError(database.path(), e.getExtendedErrorCode(), e.what()));
+  }
+}
+
+}  // namespace
+
+std::string_view AuditKindName(AuditKind kind) {
+  switch (kind) {
+    case AuditKind::kDecision:
+      return "decision";
+    case AuditKind::kConfigChange:
+      return "config_change";
+    case AuditKind::kEvidence:
+      return "evidence";
+    case AuditKind::kCheckpoint:
+      return "checkpoint";
+  }
+  return "decision";
+}
+
+std::optional<AuditKind> ParseAuditKind(std::string_view name) {
+  for (AuditKind kind : {AuditKind::kDecision, AuditKind::kConfigChange, AuditKind::kEvidence,
+                         AuditKind::kCheckpoint}) {
+    if (AuditKindName(kind) == name) return kind;
+  }
+  return std::nullopt;
+}
+
+std::string FormatAuditTime(std::chrono::system_clock::time_point time) {
+  const auto micros =
+      std::chrono::duration_cast<std::chrono::microseconds>(time.time_since_epoch()).count();
+  const time_t seconds = static_cast<time_t>(micros / 1000000);
+  const long fraction = static_cast<long>(micros % 1000000);
+  struct tm utc {};
+  gmtime_r(&seconds, &utc);
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", utc.tm_year + 1900,
+                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, fraction);
+  return buffer;
+}
+
+json ToJson(const AuditEntry& entry) {
+  json object = json::parse(CanonicalJson(entry));
+  object["prev_hash"] = entry.prev_hash;
+  object["hash"] = entry.hash;
+  return object;
+}
+
+std::string CanonicalJson(const AuditEntry& entry) {
+  // nlohmann::json objects keep keys sorted, so dump() is canonical.
+  json object = {
+      {"id", entry.id},
+      {"time", entry.time},
+      {"kind", AuditKindName(entry.kind)},
+      {"session", entry.session},
+      {"tool_name", entry.tool_name},
+      {"input", entry.input},
+      {"decision", entry.decision},
+      {"level", entry.level},
+      {"rule", entry.rule},
+      {"source", entry.source},
+      {"reasons", entry.reasons},
+      {"latency_us", entry.latency_us},
+      {"detail", entry.detail},
+  };
+  return Dump(object);
+}
+
+std::string ComputeEntryHash(const AuditEntry& entry, std::string_view prev_hash) {
+  std::string data = CanonicalJson(entry);
+  data.append(prev_hash);
+  return Sha256Hex(data);
+}
+
+AuditLog::AuditLog(Database& database, AuditOptions options)
+    : database_(&database), options_(options) {}
+
+Result<int64_t> AuditLog::Append(AuditEntry entry) {
+  try {
+    if (!options_.store_raw_input) {
+      entry.input = RedactSecretsInJson(entry.input);
+      entry.reasons = RedactSecretsInJson(entry.reasons);
+    }
+    entry.input = Normalised(entry.input);
+    entry.reasons = Normalised(entry.reasons);
+    entry.detail = Normalised(entry.detail);
+    SQLite::Database& db = database_->sql();
+    if (sqlite3_get_autocommit(db.getHandle()) == 0) {
+      // The caller's (immediate) transaction already holds the write lock;
+      // the entry commits or rolls back with the caller's other writes.
+      AppendInTransaction(db, entry);
+      return entry.id;
+    }
+    // IMMEDIATE takes the write lock before reading the tip: two processes
+    // can never chain onto the same entry.
+    SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
+    AppendInTransaction(db, entry);
+    transaction.commit();
+    return entry.id;
+  } catch (const SQLite::Exception& e) {
+    return Fail("cannot append to the audit trail: " +
+                DescribeSqliteError(database_->path(), e.getExtendedErrorCode(), e.what()));
+  } catch (const std::exception& e) {
+    return Fail(std::string("cannot append to the audit trail: ") + e.what());
+  }
+}
+
+Result<VerifyReport> AuditLog::Verify() {
+  VerifyReport report;
+  try {
+    SQLite::Database& db = database_->sql();
+    // One read transaction: a consistent snapshot while writers go on.
+    SQLite::Transaction snapshot(db, SQLite::TransactionBehavior::DEFERRED);
+    std::string expected_prev(kGenesisHash);
+    int64_t previous_id = 0;
+    std::optional<std::string> anchor_hash;
+    {
+      SQLite::Statement anchor(db, "SELECT through_id, hash FROM audit_anchor WHERE singleton = 1");
+      if (anchor.executeStep()) {
+        report.anchor_id = anchor.getColumn(0).getInt64();
+        previous_id = *report.anchor_id;
+        anchor_hash = anchor.getColumn(1).getString();
+        expected_prev = *anchor_hash;
+      }
+    }
+    std::optional<AuditEntry> last_checkpoint;
+    SQLite::Statement rows(db, std::string("SELECT ") + kColumns + " FROM audit ORDER BY id");
+    auto broken = [&report](int64_t id, std::string problem) {
+      report.ok = false;
+      report.broken_id = id;
+      report.problem = std::move(problem);
+      return report;
+    };
+    while (rows.executeStep()) {
+      AuditEntry entry = ReadEntry(rows);
+      const std::string id = std::to_string(entry.id);
+      if (entry.id != previous_id + 1) {
+        return broken(entry.id, "entry " + id + " follows entry " + std::to_string(previous_id) +
+                                    ": the entries between them are missing");
+      }
+      if (entry.prev_hash != expected_prev) {
+        return broken(entry.id, "entry " + id +
+                                    " does not chain to the entry before it (prev_hash " +
+                                    entry.prev_hash + ", expected " + expected_prev +
+                                    "): an entry before it was edited, deleted or inserted");
+      }
+      if (ComputeEntryHash(entry, entry.prev_hash) != entry.hash) {
+        return broken(entry.id, "entry " + id +
+                                    " does not match its hash: its content was edited after it "
+                                    "was written");
+      }
+      if (entry.kind == AuditKind::kCheckpoint) last_checkpoint = entry;
+      expected_prev = entry.hash;
+      previous_id = entry.id;
+      ++report.checked;
+    }
+    report.tip_hash = expected_prev;
+    // The anchor says where pruning stopped; the newest checkpoint, protected
+    // by the chain, must say the same, or someone pruned by hand.
+    if (report.anchor_id) {
+      const bool recorded =
+          last_checkpoint &&
+          last_checkpoint->detail.value("pruned_through_id", int64_t{-1}) == *report.anchor_id &&
+          last_checkpoint->detail.value("last_hash", std::string()) == *anchor_hash;
+      if (!recorded) {
+        return broken(last_checkpoint ? last_checkpoint->id : *report.anchor_id + 1,
+                      "the pruning anchor (entries up to " + std::to_string(*report.anchor_id) +
+                          " removed) is not recorded by the newest checkpoint entry: entries "
+                          "were removed outside togmal's retention");
+      }
+    } else if (last_checkpoint) {
+      return broken(last_checkpoint->id,
+                    "checkpoint entry " + std::to_string(last_checkpoint->id) +
+                        " records pruning but the pruning anchor is missing");
+    }
+    return report;
+  } catch (const SQLite::Exception& e) {
+    return Fail("cannot verify the audit trail: " +
+                DescribeSqliteError(database_->path(), e.getExtendedErrorCode(), e.what()));
+  } catch (const std::exception& e) {
+    return Fail(std::string("cannot verify the audit trail: ") + e.what());
+  }
+}
+
+Result<std::vector<AuditEntry>> AuditLog::Tail(int64_t count) {
+  auto entries = Query(*database_,
+                       std::string("SELECT ") + kColumns + " FROM audit ORDER BY id DESC LIMIT ?",
+                       {std::max<int64_t>(count, 0)});
+  if (entries) std::reverse(entries->begin(), entries->end());
+  return entries;
+}
+
+Result<std::vector<AuditEntry>> AuditLog::After(int64_t after_id, int64_t limit) {
+  return Query(*database_,
+               std::string("SELECT ") + kColumns + " FROM audit WHERE id > ? ORDER BY id LIMIT ?",
+               {after_id, std::max<int64_t>(limit, 0)});
+}
+
+Result<int64_t> AuditLog::ForEach(const std::function<void(const AuditEntry&)>& sink) {
+  int64_t after = 0, count = 0;
+  while (true) {
+    auto page = After(after, 1000);
+    if (!page) return Fail(page.error());
+    if (page->empty()) return count;
+    for (const AuditEntry& entry : *page) sink(entry);
+    count += static_cast<int64_t>(page->size());
+    after = page->back().id;
+  }
+}
+
+Result<AuditCounts> AuditLog::Counts() {
+  AuditCounts counts;
+  try {
+    SQLite::Database& db = database_->sql();
+    SQLite::Statement by_kind(db, "SELECT kind, count(*) FROM audit GROUP BY kind");
+    while (by_kind.executeStep()) {
+      counts.by_kind[by_kind.getColumn(0).getString()] = by_kind.getColumn(1).getInt64();
+      counts.total += by_kind.getColumn(1).getInt64();
+    }
+    SQLite::Statement by_decision(
+        db, "SELECT decision, count(*) FROM audit WHERE kind = 'decision' AND decision IS NOT NULL "
+            "GROUP BY decision");
+    while (by_decision.executeStep()) {
+      counts.by_decision[by_decision.getColumn(0).getString()] =
+          by_decision.getColumn(1).getInt64();
+    }
+    SQLite::Statement span(db, "SELECT min(time), max(time) FROM audit");
+    if (span.executeStep() && !span.isColumnNull(0)) {
+      counts.first_time = span.getColumn(0).getString();
+      counts.last_time = span.getColumn(1).getString();
+    }
+    return counts;
+  } catch (const SQLite::Exception& e) {
+    return Fail(DescribeSqliteError(database_->path(), e.getExtendedErrorCode(), e.what()));
+  }
+}
+
+Result<PruneReport> AuditLog::PruneBefore(std::chrono::system_clock::time_point cutoff) {
+  PruneReport report;
+  try {
+    SQLite::Database& db = database_->sql();
+    SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
+    const std::string cutoff_text = FormatAuditTime(cutoff);
+    // Prune a prefix of ids so the rest stays one contiguous chain.
+    SQLite::Statement newest_old(db, "SELECT max(id) FROM audit WHERE time < ?");
+    newest_old.bind(1, cutoff_text);
+    if (!newest_old.executeStep() || newest_old.isColumnNull(0)) return report;
+    const int64_t through = newest_old.getColumn(0).getInt64();
+    SQLite::Statement last(db, "SELECT hash FROM audit WHERE id = ?");
+    last.bind(1, through);
+    if (!last.executeStep()) return report;
+    const std::string last_hash = last.getColumn(0).getString();
+
+    SQLite::Statement remove(db, "DELETE FROM audit WHERE id <= ?");
+    remove.bind(1, through);
+    report.pruned = remove.exec();
+    report.through_id = through;
+    SQLite::Statement anchor(db,
+                             "INSERT INTO audit_anchor (singleton, through_id, hash) VALUES (1, ?, ?) "
+                             "ON CONFLICT (singleton) DO UPDATE SET through_id = excluded.through_id, "
+                             "hash = excluded.hash");
+    anchor.bind(1, through);
+    anchor.bind(2, last_hash);
+    anchor.exec();
+
+    AuditEntry checkpoint;
+    checkpoint.kind = AuditKind::kCheckpoint;
+    checkpoint.source = "retention";
+    checkpoint.detail = {{"pruned_through_id", through},
+                         {"pruned_count", report.pruned},
+                         {"last_hash", last_hash},
+                         {"cutoff", cutoff_text}};
+    AppendInTransaction(db, checkpoint);
+    report.checkpoint_id = checkpoint.id;
+    transaction.commit();
+    return report;
+  } catch (const SQLite::Exception& e) {
+    return Fail("cannot prune the audit trail: " +
+                DescribeSqliteError(database_->path(), e.getExtendedErrorCode(), e.what()));
+  } catch (const std::exception& e) {
+    return Fail(std::string("cannot prune the audit trail: ") + e.what());
+  }
+}
+
+Result<PruneReport> AuditLog::ApplyRetention(int retention_days) {
+  if (retention_days <= 0) return PruneReport{};
+  return PruneBefore(std::chrono::system_clock::now() - std::chrono::hours(24) * retention_days);
+}
+
+}  // namespace togmal::store

@@ -1,0 +1,180 @@
+#include "togmal/store/database.h"
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Exception.h>
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <system_error>
+
+#include "schema.h"
+#include "togmal/util/paths.h"
+
+namespace togmal::store {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+int ReadUserVersion(SQLite::Database& db) {
+  return db.execAndGet("PRAGMA user_version").getInt();
+}
+
+// Creates the folder (0700) and an empty database file (0600) so SQLite never
+// creates them with the umask's looser modes; its -wal and -shm files copy the
+// database file's mode.
+Result<void> CreateFileIfMissing(const fs::path& path) {
+  std::error_code error;
+  const fs::path folder = path.parent_path();
+  if (!folder.empty() && !fs::exists(folder, error)) {
+    if (!fs::create_directories(folder, error) && error) {
+      return Fail("cannot create the database folder " + folder.string() + ": " +
+                  error.message());
+    }
+    fs::permissions(folder, fs::perms::owner_all, fs::perm_options::replace, error);
+  }
+  const int fd = ::open(path.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    return Fail("cannot create the database " + path.string() + ": " + std::strerror(errno));
+  }
+  ::close(fd);
+  return {};
+}
+
+void Migrate(SQLite::Database& db, int from_version) {
+  if (from_version == 0) {
+    // WAL lets readers (audit tail, stats) run beside writers (hook, serve);
+    // the mode is stored in the file, so this runs once per database.
+    db.execAndGet("PRAGMA journal_mode = WAL");
+  }
+  for (const Migration& migration : Migrations()) {
+    if (migration.version <= from_version) continue;
+    // IMMEDIATE: two processes opening a fresh database at once must not both
+    // run the same migration; the loser re-reads the version after waiting.
+    SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
+    if (ReadUserVersion(db) >= migration.version) continue;
+    db.exec(migration.sql);
+    db.exec("PRAGMA user_version = " + std::to_string(migration.version));
+    transaction.commit();
+  }
+}
+
+}  // namespace
+
+std::string DescribeSqliteError(const fs::path& path, int extended_code,
+                                const std::string& message) {
+  const char* what = nullptr;
+  switch (extended_code & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      what = "is locked by another process and stayed locked past the busy timeout";
+      break;
+    case SQLITE_NOTADB:
+    case SQLITE_CORRUPT:
+      what = "is corrupt or not a SQLite database (move it aside; togmal creates a new one)";
+      break;
+    case SQLITE_READONLY:
+      what = "is read-only (check the permissions of the file and its folder)";
+      break;
+    case SQLITE_CANTOPEN:
+      what = "cannot be opened (check that the path and its folder exist and are accessible)";
+      break;
+    case SQLITE_FULL:
+      what = "cannot grow: the disk is full";
+      break;
+    case SQLITE_IOERR:
+      what = "hit an I/O error";
+      break;
+    case SQLITE_PERM:
+    case SQLITE_AUTH:
+      what = "refused access";
+      break;
+    default:
+      what = "failed";
+  }
+  return "database " + path.string() + " " + what + " (sqlite: " + message + ")";
+}
+
+Database::Database(std::unique_ptr<SQLite::Database> db, fs::path path, bool read_only)
+    : db_(std::move(db)), path_(std::move(path)), read_only_(read_only) {}
+Database::Database(Database&&) noexcept = default;
+Database& Database::operator=(Database&&) noexcept = default;
+Database::~Database() = default;
+
+Result<Database> Database::Open(const fs::path& path, OpenOptions options) {
+  if (path.empty()) return Fail("database path is empty");
+  std::error_code error;
+  if (fs::is_directory(path, error)) {
+    return Fail("database path " + path.string() + " is a folder, not a file");
+  }
+  if (options.read_only) {
+    if (!fs::exists(path, error)) {
+      return Fail("no database at " + path.string() + " (nothing has been recorded yet)");
+    }
+  } else if (auto created = CreateFileIfMissing(path); !created) {
+    return Fail(created.error());
+  }
+
+  try {
+    const int flags = options.read_only ? SQLite::OPEN_READONLY : SQLite::OPEN_READWRITE;
+    auto db = std::make_unique<SQLite::Database>(path, flags, options.busy_timeout_ms);
+    if (!options.read_only && sqlite3_db_readonly(db->getHandle(), "main") == 1) {
+      return Fail(DescribeSqliteError(path, SQLITE_READONLY, "opened read-only"));
+    }
+    const int version = ReadUserVersion(*db);
+    if (version > kSchemaVersion) {
+      return Fail("database " + path.string() + " has schema version " +
+                  std::to_string(version) + ", written by a newer togmal (this one knows up to " +
+                  std::to_string(kSchemaVersion) + "); upgrade togmal or use another --db");
+    }
+    if (version < kSchemaVersion) {
+      if (options.read_only) {
+        return Fail("database " + path.string() + " has schema version " +
+                    std::to_string(version) + " and needs an upgrade to " +
+                    std::to_string(kSchemaVersion) +
+                    "; `togmal audit prune --days 0` upgrades it without removing anything");
+      }
+      Migrate(*db, version);
+    }
+    if (!options.read_only) {
+      // Per connection, no I/O. In WAL mode NORMAL survives a killed process
+      // (only a power loss can lose the last commits).
+      db->exec("PRAGMA synchronous = NORMAL");
+    }
+    return Database(std::move(db), path, options.read_only);
+  } catch (const SQLite::Exception& e) {
+    return Fail(DescribeSqliteError(path, e.getExtendedErrorCode(), e.what()));
+  } catch (const std::exception& e) {
+    return Fail("database " + path.string() + ": " + e.what());
+  }
+}
+
+Result<Database> Database::OpenInMemory() {
+  try {
+    auto db = std::make_unique<SQLite::Database>(":memory:", SQLite::OPEN_READWRITE);
+    for (const Migration& migration : Migrations()) {
+      SQLite::Transaction transaction(*db);
+      db->exec(migration.sql);
+      db->exec("PRAGMA user_version = " + std::to_string(migration.version));
+      transaction.commit();
+    }
+    return Database(std::move(db), ":memory:", false);
+  } catch (const SQLite::Exception& e) {
+    return Fail(DescribeSqliteError(":memory:", e.getExtendedErrorCode(), e.what()));
+  }
+}
+
+fs::path DefaultDatabasePath() {
+  if (const char* from_env = std::getenv("TOGMAL_DB"); from_env != nullptr && *from_env != '\0') {
+    return from_env;
+  }
+  return util::DataDir() / "togmal.db";
+}
+
+}  // namespace togmal::store

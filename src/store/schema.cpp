@@ -1,0 +1,81 @@
+#include "schema.h"
+
+namespace togmal::store {
+
+namespace {
+
+// Version 1: the evidence taxonomy with its full-text index, and the audit
+// trail with its pruning anchor. Never edit a released migration: add one.
+constexpr const char* kVersion1 = R"sql(
+CREATE TABLE evidence (
+  id            INTEGER PRIMARY KEY,
+  created_at    TEXT    NOT NULL,
+  category      TEXT    NOT NULL,
+  prompt        TEXT    NOT NULL,
+  response      TEXT    NOT NULL,
+  description   TEXT    NOT NULL,
+  severity      TEXT    NOT NULL CHECK (severity IN ('low','moderate','high','critical')),
+  severity_rank INTEGER NOT NULL,
+  reason        TEXT,
+  client        TEXT,
+  content_hash  TEXT    NOT NULL UNIQUE
+);
+CREATE INDEX evidence_by_category ON evidence (category, severity_rank);
+CREATE VIRTUAL TABLE evidence_fts USING fts5 (
+  description, prompt, response,
+  content = 'evidence', content_rowid = 'id',
+  tokenize = 'porter unicode61'
+);
+CREATE TRIGGER evidence_fts_insert AFTER INSERT ON evidence BEGIN
+  INSERT INTO evidence_fts (rowid, description, prompt, response)
+  VALUES (new.id, new.description, new.prompt, new.response);
+END;
+CREATE TRIGGER evidence_fts_delete AFTER DELETE ON evidence BEGIN
+  INSERT INTO evidence_fts (evidence_fts, rowid, description, prompt, response)
+  VALUES ('delete', old.id, old.description, old.prompt, old.response);
+END;
+CREATE TRIGGER evidence_fts_update AFTER UPDATE ON evidence BEGIN
+  INSERT INTO evidence_fts (evidence_fts, rowid, description, prompt, response)
+  VALUES ('delete', old.id, old.description, old.prompt, old.response);
+  INSERT INTO evidence_fts (rowid, description, prompt, response)
+  VALUES (new.id, new.description, new.prompt, new.response);
+END;
+
+CREATE TABLE audit (
+  id         INTEGER PRIMARY KEY,
+  time       TEXT    NOT NULL,
+  kind       TEXT    NOT NULL,
+  session    TEXT,
+  tool_name  TEXT,
+  input      TEXT,
+  decision   TEXT,
+  level      TEXT,
+  rule       TEXT,
+  source     TEXT,
+  reasons    TEXT,
+  latency_us INTEGER,
+  detail     TEXT,
+  prev_hash  TEXT    NOT NULL,
+  hash       TEXT    NOT NULL
+);
+CREATE INDEX audit_by_time ON audit (time);
+CREATE INDEX audit_by_kind ON audit (kind, decision);
+
+-- Where the chain starts after pruning: the id and hash of the last pruned
+-- entry. At most one row.
+CREATE TABLE audit_anchor (
+  singleton  INTEGER PRIMARY KEY CHECK (singleton = 1),
+  through_id INTEGER NOT NULL,
+  hash       TEXT    NOT NULL
+);
+)sql";
+
+constexpr Migration kMigrations[] = {
+    {1, kVersion1},
+};
+
+}  // namespace
+
+std::span<const Migration> Migrations() { return kMigrations; }
+
+}  // namespace togmal::store

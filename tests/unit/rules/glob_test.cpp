@@ -1,0 +1,55 @@
+#include "togmal/rules/glob.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace togmal::rules {
+namespace {
+
+struct GlobCase {
+  const char* pattern;
+  const char* text;
+  bool matches;
+  bool case_insensitive = false;
+};
+
+class GlobTable : public ::testing::TestWithParam<GlobCase> {};
+
+TEST_P(GlobTable, Matches) {
+  const GlobCase& c = GetParam();
+  EXPECT_EQ(Glob(c.pattern, c.case_insensitive).Matches(c.text), c.matches)
+      << "pattern " << c.pattern << " text " << c.text;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, GlobTable,
+    ::testing::Values(
+        GlobCase{"Bash", "Bash", true}, GlobCase{"Bash", "bash", false},
+        GlobCase{"Bash", "bash", true, true}, GlobCase{"Bash", "Bashful", false},
+        GlobCase{"mcp__*", "mcp__github__create_pr", true},
+        GlobCase{"mcp__github__*", "mcp__gitlab__x", false}, GlobCase{"*", "", true},
+        GlobCase{"*", "a/b", false}, GlobCase{"**", "a/b", true}, GlobCase{"**/.env", ".env", true},
+        GlobCase{"**/.env", "/home/u/p/.env", true},
+        GlobCase{"**/.env", "/home/u/p/.env.example", false},
+        GlobCase{"**/.env*", "/p/.env.local", true}, GlobCase{"src/**/*.py", "src/a.py", true},
+        GlobCase{"src/**/*.py", "src/a/b/c.py", true}, GlobCase{"src/*.py", "src/a/b.py", false},
+        GlobCase{"/home/*/proj/**", "/home/u/proj", true},
+        GlobCase{"/home/*/proj/**", "/home/u/proj/x/y", true},
+        GlobCase{"/home/*/proj/**", "/home/u/project", false},
+        GlobCase{"file?.txt", "file1.txt", true}, GlobCase{"file?.txt", "file/.txt", false},
+        GlobCase{"[abc].md", "b.md", true}, GlobCase{"[!abc].md", "b.md", false},
+        GlobCase{"[a-c]x", "cx", true}, GlobCase{"[a-c]x", "dx", false},
+        GlobCase{"[A-C]X", "bx", true, true}, GlobCase{"\\*.md", "*.md", true},
+        GlobCase{"\\*.md", "a.md", false}, GlobCase{"[abc", "[abc", true},
+        GlobCase{"a***b", "a/x/b", true}, GlobCase{"", "", true}, GlobCase{"", "x", false}));
+
+TEST(Glob, IsLinearOnHugeInput) {
+  // A backtracking matcher would take exponential time here.
+  std::string text(1 << 20, 'a');
+  EXPECT_FALSE(Glob("*a*a*a*a*a*a*a*b").Matches(text));
+  EXPECT_TRUE(Glob("**a*a*a*a").Matches(text));
+}
+
+}  // namespace
+}  // namespace togmal::rules

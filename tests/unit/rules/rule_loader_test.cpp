@@ -1,0 +1,198 @@
+#include "togmal/rules/rule_loader.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "process.h"
+
+namespace togmal::rules {
+namespace {
+
+namespace fs = std::filesystem;
+
+void WriteFile(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+}
+
+struct ErrorCase {
+  const char* name;
+  const char* yaml;
+  const char* expected;  // substring of the error, including file:line
+};
+
+class ParseErrors : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(ParseErrors, NameFileAndLine) {
+  auto file = ParseRuleFile(GetParam().yaml, "rules.yaml", Layer::kUser, true);
+  ASSERT_FALSE(file.ok()) << GetParam().name;
+  EXPECT_NE(file.error().find(GetParam().expected), std::string::npos)
+      << GetParam().name << ": " << file.error();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ParseErrors,
+    ::testing::Values(
+        ErrorCase{"yaml syntax", "rules:\n  - id: [unclosed\n", "rules.yaml:"},
+        ErrorCase{"not a map", "- a\n", "rules.yaml:1: a rule file is a map"},
+        ErrorCase{"unknown top key", "rulez: []\n", "rules.yaml:1: unknown top-level key"},
+        ErrorCase{"rules not a list", "rules: {a: 1}\n", "rules.yaml:1: `rules` must be a list"},
+        ErrorCase{"no id", "rules:\n  - action: DENY\n    conditions: {}\n",
+                  "rules.yaml:2: rule without an id"},
+        ErrorCase{"bad action", "rules:\n  - id: x\n    conditions: {}\n    action: BLOCK\n",
+                  "rules.yaml:4: rule x: action must be ALLOW, DENY, ASK or SAMPLE"},
+        ErrorCase{"no action", "rules:\n  - id: x\n    conditions: {}\n", "rule x: no action"},
+        ErrorCase{"no conditions", "rules:\n  - id: x\n    action: ASK\n", "rule x: no conditions"},
+        ErrorCase{"unknown rule key", "rules:\n  - id: x\n    condition: {}\n    action: ASK\n",
+                  "rules.yaml:3: unknown rule key \"condition\""},
+        ErrorCase{"unknown condition",
+                  "rules:\n  - id: x\n    conditions:\n      tool: Bash\n    action: ASK\n",
+                  "rules.yaml:4: unknown condition \"tool\""},
+        ErrorCase{"bad regex",
+                  "rules:\n  - id: x\n    conditions:\n      command: '(a'\n    action: ASK\n",
+                  "rules.yaml:4: command: invalid regex"},
+        ErrorCase{"bad level",
+                  "rules:\n  - id: x\n    conditions: {level: '>= L7'}\n    action: ASK\n",
+                  "rules.yaml:3: level: expected L0..L3"},
+        ErrorCase{"bad priority",
+                  "rules:\n  - id: x\n    priority: high\n    conditions: {}\n    action: ASK\n",
+                  "rules.yaml:3: rule x: priority must be an integer"},
+        ErrorCase{"duplicate id",
+                  "rules:\n  - {id: x, conditions: {}, action: ASK}\n"
+                  "  - {id: x, conditions: {}, action: DENY}\n",
+                  "rules.yaml:3: duplicate rule id x (first at line 2)"},
+        ErrorCase{"nested error line",
+                  "rules:\n  - id: x\n    conditions:\n      any:\n        - tool_name: Bash\n"
+                  "        - not: {bogus: 1}\n    action: ASK\n",
+                  "rules.yaml:6: unknown condition \"bogus\""},
+        ErrorCase{
+            "bad pattern kind",
+            "rules:\n  - id: x\n    conditions: {parameters: {a: {re: x}}}\n    action: ASK\n",
+            "rules.yaml:3: parameters.a: expected a string, {glob: …} or {regex: …}"}));
+
+TEST(RuleLoader, EmptyFileHasNoRules) {
+  auto file = ParseRuleFile("", "e.yaml", Layer::kUser);
+  ASSERT_TRUE(file.ok());
+  EXPECT_TRUE(file->rules.empty());
+}
+
+TEST(RuleLoader, BuiltinRulesParseAndCompile) {
+  auto builtin = BuiltinRuleFile(/*compile_regexes=*/true);
+  ASSERT_TRUE(builtin.ok()) << builtin.error();
+  EXPECT_FALSE(builtin->rules.empty());
+  for (const Rule& rule : builtin->rules) {
+    EXPECT_NE(rule.action, Action::kAllow) << rule.id << ": built-in rules only protect";
+    EXPECT_FALSE(rule.reason.empty()) << rule.id;
+  }
+}
+
+TEST(RuleLoader, ActionsAreCaseInsensitive) {
+  auto file =
+      ParseRuleFile("rules:\n  - {id: x, conditions: {}, action: sample}\n", "f", Layer::kUser);
+  ASSERT_TRUE(file.ok()) << file.error();
+  EXPECT_EQ(file->rules[0].action, Action::kSample);
+}
+
+RuleFile Must(const std::string& yaml, const std::string& name, Layer layer) {
+  auto file = ParseRuleFile(yaml, name, layer, true);
+  EXPECT_TRUE(file.ok()) << (file.ok() ? "" : file.error());
+  return file.ok() ? std::move(*file) : RuleFile{};
+}
+
+TEST(Layering, UserRuleWithSameIdReplacesBuiltin) {
+  std::vector<RuleFile> files;
+  files.push_back(
+      Must("rules:\n  - {id: a, priority: 5, conditions: {}, action: DENY}\n"
+           "  - {id: b, priority: 6, conditions: {}, action: DENY}\n",
+           "builtin", Layer::kBuiltin));
+  files.push_back(Must("rules:\n  - {id: a, enabled: false}\n", "user", Layer::kUser));
+  RuleSet set = CombineRuleFiles(std::move(files));
+  ASSERT_EQ(set.rules.size(), 2u);
+  for (const Rule& rule : set.rules) {
+    if (rule.id == "a") {
+      EXPECT_FALSE(rule.enabled);
+      EXPECT_EQ(rule.layer, Layer::kUser);
+    }
+  }
+  EXPECT_TRUE(set.warnings.empty());
+}
+
+TEST(Layering, AtEqualPriorityHigherLayerFirst) {
+  std::vector<RuleFile> files;
+  files.push_back(Must("rules:\n  - {id: b, priority: 5, conditions: {}, action: ASK}\n", "builtin",
+                       Layer::kBuiltin));
+  files.push_back(Must("rules:\n  - {id: u, priority: 5, conditions: {}, action: ALLOW}\n", "user",
+                       Layer::kUser));
+  files.push_back(Must("rules:\n  - {id: p, priority: 5, conditions: {}, action: DENY}\n",
+                       "project", Layer::kProject));
+  RuleSet set = CombineRuleFiles(std::move(files));
+  ASSERT_EQ(set.rules.size(), 3u);
+  EXPECT_EQ(set.rules[0].id, "p");
+  EXPECT_EQ(set.rules[1].id, "u");
+  EXPECT_EQ(set.rules[2].id, "b");
+}
+
+TEST(Layering, ProjectMayOnlyTighten) {
+  std::vector<RuleFile> files;
+  files.push_back(Must("rules:\n  - {id: guard, priority: 5, conditions: {}, action: DENY}\n",
+                       "user.yaml", Layer::kUser));
+  files.push_back(
+      Must("rules:\n"
+           "  - {id: loosen, priority: 1, conditions: {}, action: ALLOW}\n"
+           "  - {id: guard, enabled: false}\n"
+           "  - {id: tighten, priority: 2, conditions: {}, action: ASK}\n"
+           "  - {id: review, priority: 3, conditions: {}, action: SAMPLE}\n",
+           "proj.yaml", Layer::kProject));
+  RuleSet set = CombineRuleFiles(std::move(files));
+  std::vector<std::string> ids;
+  for (const Rule& rule : set.rules) ids.push_back(rule.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"tighten", "review", "guard"}));
+  ASSERT_EQ(set.warnings.size(), 2u);
+  EXPECT_NE(set.warnings[0].find("proj.yaml:2: rule loosen ignored"), std::string::npos)
+      << set.warnings[0];
+  EXPECT_NE(set.warnings[1].find("proj.yaml:3: rule guard ignored"), std::string::npos)
+      << set.warnings[1];
+}
+
+TEST(Layering, LoadRulesFindsProjectFileFromCwdUpward) {
+  testing::TempDir dir;
+  fs::path root = dir.path();
+  WriteFile(root / "repo/.togmal/rules.yaml",
+            "rules:\n  - {id: proj, conditions: {tool_name: Bash}, action: ASK}\n");
+  WriteFile(root / "config/rules.yaml",
+            "rules:\n  - {id: mine, conditions: {tool_name: Read}, action: ALLOW}\n");
+  fs::create_directories(root / "repo/src/deep");
+  auto set = LoadRules({.cwd = root / "repo/src/deep", .user_file = root / "config/rules.yaml"});
+  ASSERT_TRUE(set.ok()) << set.error();
+  bool proj = false, mine = false, builtin = false;
+  for (const Rule& rule : set->rules) {
+    proj |= rule.id == "proj" && rule.layer == Layer::kProject;
+    mine |= rule.id == "mine" && rule.layer == Layer::kUser;
+    builtin |= rule.layer == Layer::kBuiltin;
+  }
+  EXPECT_TRUE(proj);
+  EXPECT_TRUE(mine);
+  EXPECT_TRUE(builtin);
+  ASSERT_EQ(set->files.size(), 3u);
+  EXPECT_EQ(set->files[0], kBuiltinRulesName);
+
+  auto elsewhere = LoadRules({.cwd = root / "config", .user_file = root / "none.yaml"});
+  ASSERT_TRUE(elsewhere.ok()) << elsewhere.error();
+  EXPECT_EQ(elsewhere->files.size(), 1u);
+}
+
+TEST(Layering, BrokenUserFileIsAnError) {
+  testing::TempDir dir;
+  fs::path user = fs::path(dir.path()) / "rules.yaml";
+  WriteFile(user, "rules:\n  - {id: x, action: NOPE, conditions: {}}\n");
+  auto set = LoadRules({.cwd = {}, .user_file = user});
+  ASSERT_FALSE(set.ok());
+  EXPECT_NE(set.error().find(user.string() + ":2:"), std::string::npos) << set.error();
+}
+
+}  // namespace
+}  // namespace togmal::rules

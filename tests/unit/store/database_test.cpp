@@ -1,0 +1,208 @@
+#include "togmal/store/database.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Transaction.h>
+#include <filesystem>
+#include <fstream>
+
+#include "store_test_support.h"
+#include "togmal/store/audit_log.h"
+
+namespace togmal::store {
+namespace {
+
+using testing::ScopedEnv;
+using testing::TempDatabase;
+namespace fs = std::filesystem;
+
+mode_t ModeOf(const std::string& path) {
+  struct stat info {};
+  EXPECT_EQ(::stat(path.c_str(), &info), 0) << path;
+  return info.st_mode & 0777;
+}
+
+TEST(Database, CreatesFileAndFolderPrivately) {
+  TempDatabase temp;
+  { auto db = temp.Open(); }
+  EXPECT_EQ(ModeOf(temp.path()), 0600u);
+  EXPECT_EQ(ModeOf(fs::path(temp.path()).parent_path().string()), 0700u);
+}
+
+TEST(Database, NewDatabaseIsWalWithCurrentSchema) {
+  TempDatabase temp;
+  { auto db = temp.Open(); }
+  SQLite::Database raw = temp.Raw();
+  EXPECT_EQ(raw.execAndGet("PRAGMA journal_mode").getString(), "wal");
+  EXPECT_EQ(raw.execAndGet("PRAGMA user_version").getInt(), kSchemaVersion);
+  EXPECT_TRUE(raw.tableExists("evidence"));
+  EXPECT_TRUE(raw.tableExists("audit"));
+  EXPECT_TRUE(raw.tableExists("evidence_fts"));
+}
+
+TEST(Database, ReopeningKeepsData) {
+  TempDatabase temp;
+  {
+    auto db = temp.Open();
+    AuditLog log(db);
+    ASSERT_TRUE(log.Append({}).ok());
+  }
+  auto db = temp.Open();
+  AuditLog log(db);
+  auto tail = log.Tail(10);
+  ASSERT_TRUE(tail.ok()) << tail.error();
+  EXPECT_EQ(tail->size(), 1u);
+}
+
+TEST(Database, RefusesNewerSchemaClearly) {
+  TempDatabase temp;
+  { auto db = temp.Open(); }
+  temp.Raw().exec("PRAGMA user_version = " + std::to_string(kSchemaVersion + 1));
+  auto db = Database::Open(temp.path());
+  ASSERT_FALSE(db.ok());
+  EXPECT_NE(db.error().find("newer togmal"), std::string::npos) << db.error();
+  EXPECT_NE(db.error().find(temp.path()), std::string::npos) << db.error();
+}
+
+TEST(Database, CorruptFileIsAClearError) {
+  TempDatabase temp;
+  fs::create_directories(fs::path(temp.path()).parent_path());
+  std::ofstream(temp.path()) << std::string(8192, 'x');
+  auto db = Database::Open(temp.path());
+  ASSERT_FALSE(db.ok());
+  EXPECT_NE(db.error().find("corrupt or not a SQLite database"), std::string::npos) << db.error();
+}
+
+TEST(Database, TruncatedDatabaseIsAClearError) {
+  TempDatabase temp;
+  {
+    auto db = temp.Open();
+    AuditLog log(db);
+    for (int i = 0; i < 50; ++i) ASSERT_TRUE(log.Append({}).ok());
+  }
+  // Checkpoint the WAL into the main file, then cut the file in half.
+  temp.Raw().exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  const auto size = fs::file_size(temp.path());
+  fs::resize_file(temp.path(), size / 2 + 7);
+  auto db = Database::Open(temp.path());
+  if (db.ok()) {
+    // The header may survive; then reading must fail cleanly instead.
+    AuditLog log(*db);
+    auto verified = log.Verify();
+    EXPECT_FALSE(verified.ok() && verified->ok);
+  } else {
+    EXPECT_NE(db.error().find("database"), std::string::npos);
+  }
+}
+
+TEST(Database, UncreatableLocationIsAClearError) {
+  TempDatabase temp;
+  // A regular file where the folder should be: fails even for root.
+  const std::string blocker = temp.dir() + "/blocker";
+  std::ofstream(blocker) << "x";
+  auto db = Database::Open(blocker + "/sub/togmal.db");
+  ASSERT_FALSE(db.ok());
+  EXPECT_NE(db.error().find("cannot create the database folder"), std::string::npos)
+      << db.error();
+}
+
+TEST(Database, FolderAsPathIsAClearError) {
+  TempDatabase temp;
+  auto db = Database::Open(temp.dir());
+  ASSERT_FALSE(db.ok());
+  EXPECT_NE(db.error().find("is a folder"), std::string::npos) << db.error();
+}
+
+TEST(Database, ReadOnlyFileRefusesWritesClearly) {
+  TempDatabase temp;
+  { auto db = temp.Open(); }
+  if (::geteuid() == 0) {
+    // Root ignores file modes; read-only mode gives the same guarantee.
+    auto db = Database::Open(temp.path(), {.read_only = true});
+    ASSERT_TRUE(db.ok()) << db.error();
+    AuditLog log(*db);
+    auto appended = log.Append({});
+    ASSERT_FALSE(appended.ok());
+    EXPECT_NE(appended.error().find("read-only"), std::string::npos) << appended.error();
+    return;
+  }
+  fs::permissions(temp.path(), fs::perms::owner_read, fs::perm_options::replace);
+  auto db = Database::Open(temp.path());
+  ASSERT_FALSE(db.ok());
+  EXPECT_NE(db.error().find("read-only"), std::string::npos) << db.error();
+}
+
+TEST(Database, ReadOnlyOpenReadsAndRefusesWrites) {
+  TempDatabase temp;
+  {
+    auto db = temp.Open();
+    AuditLog log(db);
+    ASSERT_TRUE(log.Append({}).ok());
+  }
+  auto db = Database::Open(temp.path(), {.read_only = true});
+  ASSERT_TRUE(db.ok()) << db.error();
+  AuditLog log(*db);
+  auto verified = log.Verify();
+  ASSERT_TRUE(verified.ok()) << verified.error();
+  EXPECT_TRUE(verified->ok);
+  auto appended = log.Append({});
+  ASSERT_FALSE(appended.ok());
+  EXPECT_NE(appended.error().find("read-only"), std::string::npos) << appended.error();
+}
+
+TEST(Database, ReadOnlyOpenOfMissingFileDoesNotCreateIt) {
+  TempDatabase temp;
+  auto db = Database::Open(temp.path(), {.read_only = true});
+  ASSERT_FALSE(db.ok());
+  EXPECT_NE(db.error().find("no database at"), std::string::npos) << db.error();
+  EXPECT_FALSE(fs::exists(temp.path()));
+}
+
+TEST(Database, LockedDatabaseIsAClearErrorNotAHang) {
+  TempDatabase temp;
+  { auto db = temp.Open(); }
+  SQLite::Database holder = temp.Raw();
+  SQLite::Transaction lock(holder, SQLite::TransactionBehavior::EXCLUSIVE);
+  auto db = Database::Open(temp.path(), {.busy_timeout_ms = 50});
+  ASSERT_TRUE(db.ok()) << db.error();  // opening a current schema takes no write lock
+  AuditLog log(*db);
+  auto appended = log.Append({});
+  ASSERT_FALSE(appended.ok());
+  EXPECT_NE(appended.error().find("locked"), std::string::npos) << appended.error();
+}
+
+TEST(Database, EmptyFileIsMigratedForWritersAndExplainedToReaders) {
+  TempDatabase temp;
+  fs::create_directories(fs::path(temp.path()).parent_path());
+  std::ofstream(temp.path()).close();  // e.g. `touch togmal.db`
+  auto reader = Database::Open(temp.path(), {.read_only = true});
+  ASSERT_FALSE(reader.ok());
+  EXPECT_NE(reader.error().find("needs an upgrade to " + std::to_string(kSchemaVersion)),
+            std::string::npos)
+      << reader.error();
+  auto writer = Database::Open(temp.path());
+  ASSERT_TRUE(writer.ok()) << writer.error();
+  EXPECT_EQ(writer->sql().execAndGet("PRAGMA user_version").getInt(), kSchemaVersion);
+}
+
+TEST(Database, DefaultPathPrefersTogmalDb) {
+  ScopedEnv db("TOGMAL_DB", "/tmp/elsewhere/x.db");
+  EXPECT_EQ(DefaultDatabasePath(), "/tmp/elsewhere/x.db");
+}
+
+TEST(Database, DefaultPathFallsBackToDataDir) {
+  ScopedEnv db("TOGMAL_DB", nullptr);
+  ScopedEnv xdg("XDG_DATA_HOME", "/tmp/xdg-data");
+  EXPECT_EQ(DefaultDatabasePath(), "/tmp/xdg-data/togmal/togmal.db");
+}
+
+TEST(Database, InMemoryHasTheSchema) {
+  auto db = Database::OpenInMemory();
+  ASSERT_TRUE(db.ok()) << db.error();
+  EXPECT_EQ(db->sql().execAndGet("PRAGMA user_version").getInt(), kSchemaVersion);
+}
+
+}  // namespace
+}  // namespace togmal::store

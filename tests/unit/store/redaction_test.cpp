@@ -1,0 +1,77 @@
+#include "togmal/store/redaction.h"
+
+#include <gtest/gtest.h>
+
+namespace togmal::store {
+namespace {
+
+struct RedactionCase {
+  const char* name;
+  const char* input;
+  const char* expected;
+};
+
+class Redaction : public ::testing::TestWithParam<RedactionCase> {};
+
+TEST_P(Redaction, ReplacesTheSecretAndKeepsTheRest) {
+  EXPECT_EQ(RedactSecrets(GetParam().input), GetParam().expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Secrets, Redaction,
+    ::testing::Values(
+        RedactionCase{"anthropic_key", "curl -H 'x-api-key: sk-ant-api03-abcdefghijklmnopqrstuv' x",
+                      "curl -H 'x-api-key: [REDACTED]' x"},
+        RedactionCase{"openai_key", "OPENAI sk-proj-AbCdEfGhIjKlMnOpQrSt done",
+                      "OPENAI [REDACTED] done"},
+        RedactionCase{"aws_access_key", "aws AKIAIOSFODNN7EXAMPLE s3 ls", "aws [REDACTED] s3 ls"},
+        RedactionCase{"github_token", "git clone https://ghp_abcdefghijklmnopqrstuvwxyz0123@x",
+                      "git clone https://[REDACTED]@x"},
+        RedactionCase{"github_pat", "token github_pat_11ABCDEFG0123456789_abcdefXYZ",
+                      "token [REDACTED]"},
+        RedactionCase{"slack_token", "post xoxb-123456789012-abcdefghij now",
+                      "post [REDACTED] now"},
+        RedactionCase{"bearer", "curl -H 'Authorization: Bearer eyJhbGciOi.payload.sig' u",
+                      "curl -H 'Authorization: Bearer [REDACTED]' u"},
+        RedactionCase{"url_password", "psql postgres://admin:hunter2@db.local/app",
+                      "psql postgres://admin:[REDACTED]@db.local/app"},
+        RedactionCase{"private_key",
+                      "echo '-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE "
+                      "KEY-----' > k",
+                      "echo '[REDACTED]' > k"},
+        RedactionCase{"unterminated_private_key",
+                      "x -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk", "x [REDACTED]"},
+        RedactionCase{"env_assignment", "DB_PASSWORD=s3cr3t npm start",
+                      "DB_PASSWORD=[REDACTED] npm start"},
+        RedactionCase{"export_assignment", "export GITHUB_TOKEN=\"abc def\"; ls",
+                      "export GITHUB_TOKEN=[REDACTED]; ls"},
+        RedactionCase{"dotenv_lines", "API_KEY=abc123\nDEBUG=true\nCLIENT_SECRET='x y'",
+                      "API_KEY=[REDACTED]\nDEBUG=true\nCLIENT_SECRET=[REDACTED]"},
+        RedactionCase{"harmless_text_untouched", "ls -la src && git status",
+                      "ls -la src && git status"},
+        RedactionCase{"harmless_assignment_untouched", "DEBUG=1 NODE_ENV=production make",
+                      "DEBUG=1 NODE_ENV=production make"},
+        RedactionCase{"short_sk_prefix_untouched", "task sk-1 done", "task sk-1 done"}),
+    [](const auto& test_info) { return std::string(test_info.param.name); });
+
+TEST(RedactionJson, RedactsStringsDeepAndSecretNamedMembers) {
+  const nlohmann::json input = {
+      {"command", "curl -u admin:pw https://x -H 'Authorization: Bearer abcdefghij'"},
+      {"env", {{"password", "plain words"}, {"max_tokens", 5}, {"path", "/tmp"}}},
+      {"list", {"sk-ant-abcdefghijklmnopqrstu", 3}}};
+  const nlohmann::json output = RedactSecretsInJson(input);
+  EXPECT_EQ(output["command"], "curl -u admin:pw https://x -H 'Authorization: Bearer [REDACTED]'");
+  EXPECT_EQ(output["env"]["password"], "[REDACTED]");
+  EXPECT_EQ(output["env"]["max_tokens"], 5);
+  EXPECT_EQ(output["env"]["path"], "/tmp");
+  EXPECT_EQ(output["list"][0], "[REDACTED]");
+  EXPECT_EQ(output["list"][1], 3);
+}
+
+TEST(RedactionJson, NonStringsPassThrough) {
+  EXPECT_EQ(RedactSecretsInJson(nullptr), nullptr);
+  EXPECT_EQ(RedactSecretsInJson(42), 42);
+}
+
+}  // namespace
+}  // namespace togmal::store

@@ -1,0 +1,236 @@
+// `togmal audit …` and `togmal stats` through the built binary.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "process.h"
+#include "store_test_support.h"
+#include "togmal/store/audit_log.h"
+#include "togmal/store/database.h"
+#include "togmal/store/taxonomy.h"
+
+namespace togmal::store {
+namespace {
+
+using nlohmann::json;
+using togmal::testing::ProcessOutput;
+using togmal::testing::RunProcess;
+using togmal::testing::TogmalBinary;
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream stream(text);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  return lines;
+}
+
+class StoreCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto db = temp_.Open();
+    AuditLog log(db);
+    for (int i = 1; i <= 5; ++i) {
+      AuditEntry entry;
+      entry.session = "s";
+      entry.tool_name = "Bash";
+      entry.input = {{"command", "echo " + std::to_string(i)}};
+      entry.decision = i == 3 ? "deny" : "allow";
+      entry.level = i == 3 ? "L3" : "L0";
+      ASSERT_TRUE(log.Append(entry).ok());
+    }
+    Taxonomy taxonomy(db);
+    ASSERT_TRUE(taxonomy
+                    .Submit({.category = "unsupported_claims",
+                             .prompt = "p",
+                             .response = "r",
+                             .description = "Claims 97% without any source",
+                             .severity = "moderate",
+                             .reason = "",
+                             .client = "cli-test"},
+                            &log)
+                    .ok());
+  }
+  ProcessOutput Run(std::vector<std::string> arguments, togmal::testing::EnvChanges env = {}) {
+    arguments.insert(arguments.begin(), TogmalBinary());
+    // Keep the person's own settings and data out of the test.
+    env.emplace("XDG_CONFIG_HOME", temp_.dir() + "/config");
+    env.emplace("XDG_DATA_HOME", temp_.dir() + "/xdg-data");
+    env.emplace("TOGMAL_DB", std::nullopt);
+    return RunProcess(arguments, "", env);
+  }
+  store::testing::TempDatabase temp_;
+};
+
+TEST_F(StoreCli, VerifyPassesOnAnIntactTrail) {
+  ProcessOutput out = Run({"audit", "verify", "--db", temp_.path()});
+  EXPECT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_NE(out.out.find("audit trail OK: 6 entries verified"), std::string::npos) << out.out;
+}
+
+TEST_F(StoreCli, VerifyNamesTheTamperedEntryAndExits1) {
+  temp_.Raw().exec("UPDATE audit SET decision = 'allow' WHERE id = 3");
+  ProcessOutput out = Run({"audit", "verify", "--db", temp_.path()});
+  EXPECT_EQ(out.exit_code, 1);
+  EXPECT_NE(out.out.find("audit trail BROKEN at entry #3"), std::string::npos) << out.out;
+  ProcessOutput as_json = Run({"audit", "verify", "--json", "--db", temp_.path()});
+  EXPECT_EQ(as_json.exit_code, 1);
+  const json report = json::parse(as_json.out);
+  EXPECT_EQ(report["ok"], false);
+  EXPECT_EQ(report["broken_id"], 3);
+}
+
+TEST_F(StoreCli, DatabaseComesFromTogmalDbWithoutTheOption) {
+  ProcessOutput out = Run({"audit", "verify"}, {{"TOGMAL_DB", temp_.path()}});
+  EXPECT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_NE(out.out.find("6 entries verified"), std::string::npos);
+}
+
+TEST_F(StoreCli, MissingAndCorruptDatabasesAreClearErrors) {
+  ProcessOutput missing = Run({"audit", "verify", "--db", temp_.dir() + "/none.db"});
+  EXPECT_EQ(missing.exit_code, 66);
+  EXPECT_NE(missing.err.find("no database at"), std::string::npos) << missing.err;
+  const std::string corrupt = temp_.dir() + "/corrupt.db";
+  std::ofstream(corrupt) << std::string(4096, 'z');
+  for (const char* command : {"verify", "tail", "export"}) {
+    ProcessOutput out = Run({"audit", command, "--db", corrupt});
+    EXPECT_EQ(out.exit_code, 1) << command;
+    EXPECT_NE(out.err.find("corrupt or not a SQLite database"), std::string::npos)
+        << command << ": " << out.err;
+  }
+  ProcessOutput stats = Run({"stats", "--db", corrupt});
+  EXPECT_EQ(stats.exit_code, 1);
+  EXPECT_NE(stats.err.find("corrupt"), std::string::npos) << stats.err;
+}
+
+TEST_F(StoreCli, TailPrintsTheNewestEntries) {
+  ProcessOutput out = Run({"audit", "tail", "-n", "2", "--db", temp_.path()});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto lines = Lines(out.out);
+  ASSERT_EQ(lines.size(), 2u) << out.out;
+  EXPECT_EQ(lines[0].rfind("#5 ", 0), 0u) << lines[0];
+  EXPECT_NE(lines[0].find("decision allow L0 Bash echo 5"), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[1].rfind("#6 ", 0), 0u) << lines[1];
+  EXPECT_NE(lines[1].find("evidence"), std::string::npos) << lines[1];
+
+  ProcessOutput as_json = Run({"audit", "tail", "-n", "3", "--json", "--db", temp_.path()});
+  ASSERT_EQ(as_json.exit_code, 0);
+  const auto json_lines = Lines(as_json.out);
+  ASSERT_EQ(json_lines.size(), 3u);
+  EXPECT_EQ(json::parse(json_lines[0])["id"], 4);
+  EXPECT_EQ(json::parse(json_lines[2])["hash"].get<std::string>().size(), 64u);
+}
+
+TEST_F(StoreCli, TailFollowShowsNewEntries) {
+  togmal::testing::ChildProcess follow(
+      {TogmalBinary(), "audit", "tail", "-n", "1", "--follow", "--db", temp_.path()});
+  auto first = follow.ReadLine(std::chrono::seconds(10));
+  ASSERT_TRUE(first.has_value()) << follow.Stderr();
+  EXPECT_EQ(first->rfind("#6 ", 0), 0u) << *first;
+  {
+    auto db = temp_.Open();
+    AuditEntry entry;
+    entry.kind = AuditKind::kConfigChange;
+    entry.detail = {{"file", "rules.yaml"}};
+    ASSERT_TRUE(AuditLog(db).Append(entry).ok());
+  }
+  auto next = follow.ReadLine(std::chrono::seconds(10));
+  ASSERT_TRUE(next.has_value()) << follow.Stderr();
+  EXPECT_EQ(next->rfind("#7 ", 0), 0u) << *next;
+  EXPECT_NE(next->find("config_change"), std::string::npos) << *next;
+  follow.Kill(SIGTERM);
+  follow.Wait();
+}
+
+TEST_F(StoreCli, ExportWritesTheWholeChainAsJsonl) {
+  ProcessOutput out = Run({"audit", "export", "--format", "jsonl", "--db", temp_.path()});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto lines = Lines(out.out);
+  ASSERT_EQ(lines.size(), 6u);
+  std::string previous(kGenesisHash);
+  for (const std::string& line : lines) {
+    json entry = json::parse(line);
+    EXPECT_EQ(entry["prev_hash"], previous);
+    previous = entry["hash"];
+    // Anyone can re-verify an export: canonical JSON without the chain
+    // fields, then SHA-256 over it plus prev_hash.
+    const std::string prev_hash = entry["prev_hash"];
+    const std::string hash = entry["hash"];
+    entry.erase("prev_hash");
+    entry.erase("hash");
+    AuditEntry parsed;
+    parsed.id = entry["id"];
+    parsed.time = entry["time"];
+    parsed.kind = *ParseAuditKind(entry["kind"].get<std::string>());
+    parsed.session = entry["session"];
+    parsed.tool_name = entry["tool_name"];
+    parsed.input = entry["input"];
+    parsed.decision = entry["decision"];
+    parsed.level = entry["level"];
+    parsed.rule = entry["rule"];
+    parsed.source = entry["source"];
+    parsed.reasons = entry["reasons"];
+    parsed.latency_us = entry["latency_us"];
+    parsed.detail = entry["detail"];
+    EXPECT_EQ(CanonicalJson(parsed), entry.dump());
+    EXPECT_EQ(ComputeEntryHash(parsed, prev_hash), hash);
+  }
+  ProcessOutput to_file = Run({"audit", "export", "--format", "jsonl", "-o",
+                               temp_.dir() + "/out.jsonl", "--db", temp_.path()});
+  ASSERT_EQ(to_file.exit_code, 0) << to_file.err;
+  std::ifstream file(temp_.dir() + "/out.jsonl");
+  std::stringstream content;
+  content << file.rdbuf();
+  EXPECT_EQ(content.str(), out.out);
+  ProcessOutput csv = Run({"audit", "export", "--format", "csv", "--db", temp_.path()});
+  EXPECT_EQ(csv.exit_code, 64);
+}
+
+TEST_F(StoreCli, PruneHonoursRetention) {
+  ProcessOutput keep = Run({"audit", "prune", "--days", "30", "--db", temp_.path()});
+  EXPECT_EQ(keep.exit_code, 0) << keep.err;
+  EXPECT_NE(keep.out.find("nothing older than 30 days"), std::string::npos) << keep.out;
+  temp_.Raw().exec(
+      "UPDATE audit SET time = '2000-01-01T00:00:00.000000Z' WHERE id <= 2");  // breaks 1, 2
+  ProcessOutput pruned = Run({"audit", "prune", "--days", "30", "--db", temp_.path()});
+  EXPECT_EQ(pruned.exit_code, 0) << pruned.err;
+  EXPECT_NE(pruned.out.find("pruned 2 entries (through #2)"), std::string::npos) << pruned.out;
+  // The edited entries are gone; what remains verifies from the checkpoint.
+  ProcessOutput verify = Run({"audit", "verify", "--db", temp_.path()});
+  EXPECT_EQ(verify.exit_code, 0) << verify.out;
+  EXPECT_NE(verify.out.find("entries up to #2 pruned"), std::string::npos) << verify.out;
+}
+
+TEST_F(StoreCli, StatsShowsTaxonomyAndAuditCounts) {
+  ProcessOutput out = Run({"stats", "--db", temp_.path()});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_NE(out.out.find("taxonomy: 1 of 1000 entries"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("unsupported_claims: 1"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("audit trail: 6 entries"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("decisions: allow 4 deny 1"), std::string::npos) << out.out;
+
+  ProcessOutput as_json = Run({"stats", "--json", "--db", temp_.path()});
+  ASSERT_EQ(as_json.exit_code, 0) << as_json.err;
+  const json stats = json::parse(as_json.out);
+  EXPECT_EQ(stats["taxonomy"]["used"], 1);
+  EXPECT_EQ(stats["taxonomy"]["by_severity"]["moderate"], 1);
+  EXPECT_EQ(stats["audit"]["by_kind"]["evidence"], 1);
+  EXPECT_EQ(stats["audit"]["total"], 6);
+}
+
+TEST_F(StoreCli, StatsUsesTheConfiguredCapacity) {
+  std::filesystem::create_directories(temp_.dir() + "/config/togmal");
+  std::ofstream(temp_.dir() + "/config/togmal/settings.yaml") << "taxonomy:\n  capacity: 50\n";
+  ProcessOutput out = Run({"stats", "--db", temp_.path()});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_NE(out.out.find("taxonomy: 1 of 50 entries"), std::string::npos) << out.out;
+  std::ofstream(temp_.dir() + "/config/togmal/settings.yaml") << "taxonomy:\n  capacity: x\n";
+  ProcessOutput bad = Run({"stats", "--db", temp_.path()});
+  EXPECT_EQ(bad.exit_code, 78);
+  EXPECT_NE(bad.err.find("settings.yaml:2: taxonomy.capacity must be a number"),
+            std::string::npos)
+      << bad.err;
+}
+
+}  // namespace
+}  // namespace togmal::store

@@ -1,0 +1,57 @@
+#pragma once
+// Helpers shared by the store tests: a fresh database in a temp folder, raw
+// SQL access for tampering, environment overrides.
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <SQLiteCpp/Database.h>
+#include <string>
+
+#include "process.h"
+#include "togmal/store/database.h"
+
+namespace togmal::store::testing {
+
+/// A database file in its own temp folder, opened read-write.
+class TempDatabase {
+ public:
+  TempDatabase() : path_(dir_.path() + "/data/togmal.db") {}
+  const std::string& path() const { return path_; }
+  const std::string& dir() const { return dir_.path(); }
+  Database Open(OpenOptions options = {}) {
+    auto db = Database::Open(path_, options);
+    if (!db) ADD_FAILURE() << db.error();
+    return std::move(db).value();
+  }
+  /// A plain SQLiteCpp connection, bypassing togmal (to tamper, inspect).
+  SQLite::Database Raw() const {
+    SQLite::Database raw(path_, SQLite::OPEN_READWRITE);
+    raw.setBusyTimeout(5000);
+    return raw;
+  }
+
+ private:
+  togmal::testing::TempDir dir_;
+  std::string path_;
+};
+
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = getenv(name)) old_ = old, had_ = true;
+    if (value) setenv(name, value, 1); else unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (had_) setenv(name_, old_.c_str(), 1); else unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
+}  // namespace togmal::store::testing
