@@ -20,8 +20,9 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <sstream>
+
+#include <re2/re2.h>
 
 #include "process.h"
 
@@ -41,13 +42,17 @@ std::string ReadFile(const fs::path& path) {
 }
 
 std::string NormaliseStdout(const std::string& line) {
-  static const std::regex kState(R"("requestState":"[A-Za-z0-9_.-]+")");
-  return std::regex_replace(line, kState, R"("requestState":"<requestState>")");
+  static const RE2 kState(R"("requestState":"[A-Za-z0-9_.-]+")");
+  std::string out = line;
+  RE2::GlobalReplace(&out, kState, R"("requestState":"<requestState>")");
+  return out;
 }
 
 std::string NormaliseStderr(const std::string& text) {
-  static const std::regex kTime(R"(\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\])");
-  return std::regex_replace(text, kTime, "[<time>]");
+  static const RE2 kTime(R"(\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\])");
+  std::string out = text;
+  RE2::GlobalReplace(&out, kTime, "[<time>]");
+  return out;
 }
 
 /// Whether sending `line` obliges the server to answer it.
