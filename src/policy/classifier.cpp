@@ -357,13 +357,13 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   if (name.size() > 4 && name.compare(name.size() - 4, 4, ".exe") == 0) {
     name.resize(name.size() - 4);
   }
-  auto found = tables_.commands.find(name);
-  if (found == tables_.commands.end()) {
+  const CommandNode* found = tables_.FindCommand(name);
+  if (found == nullptr) {
     // python3.12, pip3.11 → python3, pip3
     const std::size_t dot = name.find_first_of(".-");
-    if (dot != std::string::npos && dot > 0) found = tables_.commands.find(name.substr(0, dot));
+    if (dot != std::string::npos && dot > 0) found = tables_.FindCommand(name.substr(0, dot));
   }
-  if (found == tables_.commands.end()) {
+  if (found == nullptr) {
     Add(tables_.settings.unknown_command,
         "'" + Shorten(first.text, 60) + "' is not a command the classifier knows.", segment);
     for (std::size_t i = start + 1; i < words.size(); ++i) {
@@ -377,7 +377,7 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
     const CommandNode* node;
     std::size_t index;
   };
-  std::vector<Step> path{{found->second.get(), start}};
+  std::vector<Step> path{{found, start}};
   std::size_t i = start + 1;
   while (i < words.size() && !path.back().node->subcommands.empty()) {
     const CommandNode& current = *path.back().node;
@@ -870,10 +870,11 @@ Result<Classifier> Classifier::FromYaml(std::string_view yaml, std::string_view 
 }
 
 Result<Classifier> Classifier::Compiled() {
-  const nlohmann::json json = nlohmann::json::parse(kCompiledTables, nullptr, false);
+  const nlohmann::json json = nlohmann::json::parse(kCompiledTables.header, nullptr, false);
   if (json.is_discarded()) return Fail("the compiled classifier tables are not valid JSON");
   auto tables = std::make_shared<Tables>();
   if (auto ok = TablesFromJson(json, *tables); !ok) return Fail(ok.error());
+  tables->compiled_commands = std::make_shared<const LazyCommands>(kCompiledTables);
   return Classifier(std::move(tables));
 }
 
@@ -891,16 +892,18 @@ Result<Classifier> Classifier::Load() {
 }
 
 const Classifier& Classifier::Default() {
-  static const Classifier instance = [] {
+  // Never destroyed: a hook process exits right after one call, and tearing
+  // the tables down would cost more than the lookups that used them.
+  static const Classifier* const instance = [] {
     auto loaded = Load();
-    if (loaded) return *loaded;
+    if (loaded) return new Classifier(std::move(*loaded));
     spdlog::error("{}; using the built-in classifier tables", loaded.error());
     auto fallback = Compiled();
-    if (fallback) return *fallback;
+    if (fallback) return new Classifier(std::move(*fallback));
     spdlog::error("{}", fallback.error());
-    return Classifier(std::make_shared<Tables>());
+    return new Classifier(std::make_shared<Tables>());
   }();
-  return instance;
+  return *instance;
 }
 
 Classification Classifier::ClassifyCommand(std::string_view command, std::string_view cwd) const {

@@ -2,8 +2,11 @@
 // The classifier's tables in memory (parsed from config/classifier.yaml by
 // tables.cpp) and the small matchers they use. Internal to togmal_policy.
 
+#include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -82,26 +85,67 @@ struct Settings {
   Level sensitive_minimum = Level::kL2;
 };
 
+/// One name of a compiled command entry; sorted by name for binary search.
+struct CompiledCommandName {
+  std::string_view name;
+  std::uint32_t entry;
+};
+
+/// config/classifier.yaml as compiled at build time (compiled_tables.cpp):
+/// everything but the commands as one JSON document, and each command entry
+/// as its own JSON text. A hook call meets a handful of the ~300 commands, so
+/// parsing the others would be most of its work.
+struct CompiledTables {
+  std::string_view header;
+  std::span<const CompiledCommandName> names;
+  std::span<const std::string_view> entries;
+};
+
+/// Compiled command entries, each parsed on first lookup. Thread-safe.
+class LazyCommands {
+ public:
+  explicit LazyCommands(const CompiledTables& compiled);
+
+  /// The entry for `name`, or null when the compiled tables have none.
+  const CommandNode* Find(std::string_view name) const;
+
+ private:
+  const CompiledTables& compiled_;
+  mutable std::mutex mutex_;
+  mutable std::vector<std::unique_ptr<const CommandNode>> parsed_;  // by entry index
+};
+
 struct Tables {
   Settings settings;
   std::vector<std::string> sensitive, not_sensitive, config, system, scratch;
+  /// Parsed entries (from YAML); they shadow the compiled ones.
   std::unordered_map<std::string, std::shared_ptr<const CommandNode>> commands;
+  /// The built-in entries not yet looked up (set by Classifier::Compiled()).
+  std::shared_ptr<const LazyCommands> compiled_commands;
   std::vector<ToolEntry> tools;
   std::unordered_map<std::string, AssignmentEntry> assignments;
+
+  /// The entry for a lower-cased command name, or null.
+  const CommandNode* FindCommand(const std::string& name) const;
 };
 
 /// Parses `yaml` into `tables`, replacing entries of the same name.
 Result<void> ParseTables(std::string_view yaml, std::string_view source, Tables& tables);
 
 /// The tables as JSON, for compiling config/classifier.yaml at build time:
-/// parsing that at run time is ~50x faster than parsing the YAML.
+/// parsing that at run time is ~50x faster than parsing the YAML. Commands
+/// are under "commands" as [{"names": [...], "entry": {...}}].
 nlohmann::json TablesToJson(const Tables& tables);
 
-/// Reads what TablesToJson wrote.
+/// One command entry as JSON, and back.
+nlohmann::json CommandToJson(const CommandNode& node);
+CommandNode CommandFromJson(const nlohmann::json& json);
+
+/// Reads what TablesToJson wrote; "commands" may be absent.
 Result<void> TablesFromJson(const nlohmann::json& json, Tables& tables);
 
-/// The built-in tables as compiled at build time (compiled_tables.cpp).
-extern const std::string_view kCompiledTables;
+/// The built-in tables as compiled at build time.
+extern const CompiledTables kCompiledTables;
 
 /// Glob match: `*` and `?` stay within one path component, `**` crosses
 /// components, `\x` is a literal x.

@@ -108,6 +108,35 @@ CommandNode NodeFromJson(const json& in) {
 
 }  // namespace
 
+json CommandToJson(const CommandNode& node) { return NodeToJson(node); }
+
+CommandNode CommandFromJson(const json& in) { return NodeFromJson(in); }
+
+LazyCommands::LazyCommands(const CompiledTables& compiled)
+    : compiled_(compiled), parsed_(compiled.entries.size()) {}
+
+const CommandNode* LazyCommands::Find(std::string_view name) const {
+  const auto names = compiled_.names;
+  const auto found = std::lower_bound(
+      names.begin(), names.end(), name,
+      [](const CompiledCommandName& item, std::string_view key) { return item.name < key; });
+  if (found == names.end() || found->name != name) return nullptr;
+  std::lock_guard lock(mutex_);
+  std::unique_ptr<const CommandNode>& slot = parsed_[found->entry];
+  if (!slot) {
+    // The text was produced and validated by togmal_compile_tables; a parse
+    // error here would be a build defect, reported like any classifier error.
+    slot = std::make_unique<const CommandNode>(
+        NodeFromJson(json::parse(compiled_.entries[found->entry])));
+  }
+  return slot.get();
+}
+
+const CommandNode* Tables::FindCommand(const std::string& name) const {
+  if (const auto found = commands.find(name); found != commands.end()) return found->second.get();
+  return compiled_commands ? compiled_commands->Find(name) : nullptr;
+}
+
 json TablesToJson(const Tables& tables) {
   const Settings& settings = tables.settings;
   json out;
@@ -134,7 +163,7 @@ json TablesToJson(const Tables& tables) {
   std::sort(entries.begin(), entries.end());
   out["commands"] = json::array();
   for (const auto& [list, node] : entries) {
-    out["commands"].push_back({{"names", list}, {"entry", NodeToJson(*node)}});
+    out["commands"].push_back({{"names", list}, {"entry", CommandToJson(*node)}});
   }
   out["tools"] = json::array();
   for (const ToolEntry& tool : tables.tools) {
@@ -166,9 +195,11 @@ Result<void> TablesFromJson(const json& in, Tables& tables) {
     paths.at("config").get_to(tables.config);
     paths.at("system").get_to(tables.system);
     paths.at("scratch").get_to(tables.scratch);
-    for (const json& entry : in.at("commands")) {
-      auto node = std::make_shared<const CommandNode>(NodeFromJson(entry.at("entry")));
-      for (const json& name : entry.at("names")) tables.commands[name.get<std::string>()] = node;
+    if (const auto commands = in.find("commands"); commands != in.end()) {
+      for (const json& entry : *commands) {
+        auto node = std::make_shared<const CommandNode>(NodeFromJson(entry.at("entry")));
+        for (const json& name : entry.at("names")) tables.commands[name.get<std::string>()] = node;
+      }
     }
     for (const json& item : in.at("tools")) {
       ToolEntry tool;

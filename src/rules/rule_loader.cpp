@@ -8,7 +8,6 @@
 #include <set>
 #include <sstream>
 
-#include "togmal/util/embedded.h"
 #include "togmal/util/paths.h"
 
 namespace togmal::rules {
@@ -306,12 +305,6 @@ Result<RuleFile> ReadRuleFile(const fs::path& path, Layer layer, bool compile_re
   return ParseRuleFile(text, path.string(), layer, compile_regexes);
 }
 
-Result<RuleFile> BuiltinRuleFile(bool compile_regexes) {
-  auto text = util::FindEmbeddedFile("rules.yaml");
-  if (!text) return Fail("the built-in rules.yaml is missing from this build");
-  return ParseRuleFile(*text, std::string(kBuiltinRulesName), Layer::kBuiltin, compile_regexes);
-}
-
 fs::path UserRulesPath() { return util::ConfigDir() / "rules.yaml"; }
 
 std::optional<fs::path> FindProjectRules(const fs::path& cwd) {
@@ -367,28 +360,6 @@ RuleSet CombineRuleFiles(std::vector<RuleFile> files) {
     return a.order < b.order;
   });
   return set;
-}
-
-Result<RuleSet> LoadRules(const LoadOptions& options) {
-  std::vector<RuleFile> files;
-  if (options.include_builtin) {
-    auto builtin = BuiltinRuleFile(options.compile_regexes);
-    if (!builtin) return Fail(builtin.error());
-    files.push_back(std::move(*builtin));
-  }
-  fs::path user = options.user_file.value_or(UserRulesPath());
-  std::error_code error;
-  if (!user.empty() && fs::exists(user, error)) {
-    auto file = ReadRuleFile(user, Layer::kUser, options.compile_regexes);
-    if (!file) return Fail(file.error());
-    files.push_back(std::move(*file));
-  }
-  if (auto project = FindProjectRules(options.cwd)) {
-    auto file = ReadRuleFile(*project, Layer::kProject, options.compile_regexes);
-    if (!file) return Fail(file.error());
-    files.push_back(std::move(*file));
-  }
-  return CombineRuleFiles(std::move(files));
 }
 
 }  // namespace togmal::rules

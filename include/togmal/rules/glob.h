@@ -25,6 +25,7 @@ class Glob {
   bool Matches(std::string_view text) const;
 
   const std::string& pattern() const { return pattern_; }
+  bool case_insensitive() const { return case_insensitive_; }
 
  private:
   struct Token {

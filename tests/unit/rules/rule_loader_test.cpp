@@ -8,6 +8,8 @@
 #include <string>
 
 #include "process.h"
+#include "rule_json.h"
+#include "togmal/util/embedded.h"
 
 namespace togmal::rules {
 namespace {
@@ -88,6 +90,57 @@ TEST(RuleLoader, BuiltinRulesParseAndCompile) {
     EXPECT_NE(rule.action, Action::kAllow) << rule.id << ": built-in rules only protect";
     EXPECT_FALSE(rule.reason.empty()) << rule.id;
   }
+}
+
+TEST(RuleLoader, CompiledBuiltinRulesAreTheEmbeddedYaml) {
+  // The hook reads the built-in rules from the JSON compiled at build time;
+  // it must say exactly what config/rules.yaml says, down to the lines.
+  auto compiled = BuiltinRuleFile();
+  auto parsed = ParseRuleFile(*util::FindEmbeddedFile("rules.yaml"),
+                              std::string(kBuiltinRulesName), Layer::kBuiltin);
+  ASSERT_TRUE(compiled.ok()) << compiled.error();
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  EXPECT_EQ(RulesToJson(compiled->rules), RulesToJson(parsed->rules));
+  ASSERT_EQ(compiled->rules.size(), parsed->rules.size());
+  for (std::size_t i = 0; i < parsed->rules.size(); ++i) {
+    EXPECT_EQ(compiled->rules[i].Where(), parsed->rules[i].Where());
+    EXPECT_EQ(compiled->rules[i].layer, Layer::kBuiltin);
+  }
+}
+
+TEST(RuleLoader, JsonRoundTripKeepsEveryConditionKind) {
+  const char* yaml = R"(rules:
+  - id: every-kind
+    priority: 7
+    enabled: false
+    conditions:
+      tool_name: [Bash, "mcp__*"]
+      parameters: {file_path: {regex: '\.env$'}, "a.b": "x*"}
+      command: 'rm\s'
+      cwd: "/home/**"
+      agent_id: "a1"
+      agent_type: "Explore"
+      level: ">= L2"
+      any:
+        - not: {tool_name: Read}
+        - all: [{level: "< L1"}]
+    action: SAMPLE
+    reason: why
+    sampling_guidance: look
+)";
+  auto parsed = ParseRuleFile(yaml, "r.yaml", Layer::kUser, /*compile_regexes=*/true);
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  const nlohmann::json json = RulesToJson(parsed->rules);
+  const std::vector<Rule> back = RulesFromJson(json, "r.yaml", Layer::kUser);
+  EXPECT_EQ(RulesToJson(back), json);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].Where(), parsed->rules[0].Where());
+  EXPECT_FALSE(back[0].enabled);
+  EXPECT_EQ(back[0].action, Action::kSample);
+  // Kinds present: all, tool_name, parameter, command, cwd, agent_id,
+  // agent_type, level, any, not.
+  EXPECT_NE(json.dump().find("\"comparison\""), std::string::npos);
+  EXPECT_NE(json.dump().find("\"ci\":true"), std::string::npos);
 }
 
 TEST(RuleLoader, ActionsAreCaseInsensitive) {
