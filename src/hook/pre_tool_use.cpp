@@ -11,6 +11,7 @@
 #include "togmal/store/audit_log.h"
 #include "togmal/store/database.h"
 #include "togmal/store/settings.h"
+#include "togmal/util/settings_layers.h"
 
 namespace togmal::hook {
 namespace {
@@ -34,8 +35,10 @@ json MalformedInput(std::string_view input) {
 }
 
 rules::Decision Decide(std::string_view input, const HookOptions& options,
+                       const Result<std::vector<util::SettingsLayer>>& layers,
                        rules::DecisionSettings& settings, ToolCallRequest& call, bool& input_ok) {
-  auto loaded_settings = rules::LoadDecisionSettings();
+  if (!layers) return rules::ErrorDecision(settings, layers.error());
+  auto loaded_settings = rules::DecisionSettingsFrom(*layers);
   if (!loaded_settings) return rules::ErrorDecision(settings, loaded_settings.error());
   settings = *loaded_settings;
   if (input.size() > kMaxHookInputBytes) {
@@ -69,8 +72,11 @@ std::string RunPreToolUse(std::string_view input, const HookOptions& options) {
   rules::Decision decision;
   ToolCallRequest call;
   bool input_ok = false;
+  // settings.yaml is parsed once for both the decision and the audit options.
+  Result<std::vector<util::SettingsLayer>> layers = Fail("settings not read");
   try {
-    decision = Decide(input, options, settings, call, input_ok);
+    layers = util::LoadSettingsLayers();
+    decision = Decide(input, options, layers, settings, call, input_ok);
   } catch (const std::exception& e) {
     decision = rules::ErrorDecision(settings, std::string("internal error: ") + e.what());
   } catch (...) {
@@ -83,13 +89,17 @@ std::string RunPreToolUse(std::string_view input, const HookOptions& options) {
                        .count();
     std::filesystem::path path =
         options.database.empty() ? store::DefaultDatabasePath() : options.database;
-    auto database = store::Database::Open(path);
+    auto database = store::Database::Open(path, {.short_lived_writer = true});
     if (!database) {
       TightenForAuditFailure(decision, database.error());
     } else {
-      auto store_settings = store::LoadStoreSettings();
       store::AuditOptions audit_options;
-      if (store_settings) audit_options.store_raw_input = store_settings->audit_store_raw_input;
+      if (layers) {
+        // Broken settings were already reported by the decision; redacting
+        // (the default) is the safe reading of them.
+        auto store_settings = store::StoreSettingsFrom(*layers);
+        if (store_settings) audit_options.store_raw_input = store_settings->audit_store_raw_input;
+      }
       store::AuditLog log(*database, audit_options);
       RecordDecision(&log, call, decision, "hook", latency);
     }

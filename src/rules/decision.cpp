@@ -2,12 +2,6 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <fstream>
-#include <sstream>
-
-#include "togmal/util/embedded.h"
-#include "togmal/util/paths.h"
-
 namespace togmal::rules {
 namespace {
 
@@ -129,14 +123,6 @@ Result<Decision> DecideWithin(const RuleSet& rules, const Facts& facts,
   return FromRule(**match, facts, findings);
 }
 
-std::string ReadFileIfPresent(const std::filesystem::path& path, bool& exists) {
-  std::ifstream in(path, std::ios::binary);
-  exists = static_cast<bool>(in);
-  std::ostringstream text;
-  if (in) text << in.rdbuf();
-  return text.str();
-}
-
 }  // namespace
 
 std::string_view PermissionName(Permission permission) {
@@ -172,13 +158,14 @@ std::string_view SourceName(Source source) {
   return "error";
 }
 
-Result<DecisionSettings> ParseDecisionSettings(std::string_view text, const std::string& file,
-                                               DecisionSettings base) {
+Result<DecisionSettings> DecisionSettingsFrom(const util::SettingsLayer& layer,
+                                              DecisionSettings base) {
+  const std::string& file = layer.source;
   auto where = [&file](const YAML::Node& node) {
     return file + ":" + std::to_string(node.Mark().line + 1) + ": ";
   };
   try {
-    YAML::Node root = YAML::Load(std::string(text));
+    const YAML::Node& root = layer.root;
     if (!root || !root.IsMap()) return base;
     YAML::Node hook = root["hook"];
     if (!hook || hook.IsNull()) return base;
@@ -214,22 +201,26 @@ Result<DecisionSettings> ParseDecisionSettings(std::string_view text, const std:
   return base;
 }
 
+namespace {
+// The single-layer reader, named so it can be passed past the overload set.
+Result<DecisionSettings> ReadHookSection(const util::SettingsLayer& layer, DecisionSettings base) {
+  return DecisionSettingsFrom(layer, base);
+}
+}  // namespace
+
+Result<DecisionSettings> DecisionSettingsFrom(const std::vector<util::SettingsLayer>& layers) {
+  return util::ApplySettingsLayers(layers, DecisionSettings{}, ReadHookSection);
+}
+
+Result<DecisionSettings> ParseDecisionSettings(std::string_view text, const std::string& file,
+                                               DecisionSettings base) {
+  auto layer = util::ParseSettingsLayer(text, file);
+  if (!layer) return Fail(layer.error());
+  return DecisionSettingsFrom(*layer, base);
+}
+
 Result<DecisionSettings> LoadDecisionSettings() {
-  DecisionSettings settings;
-  if (auto embedded = util::FindEmbeddedFile("settings.yaml")) {
-    auto parsed = ParseDecisionSettings(*embedded, "<builtin>/settings.yaml", settings);
-    if (!parsed) return parsed;
-    settings = *parsed;
-  }
-  std::filesystem::path user = util::ConfigDir() / "settings.yaml";
-  bool exists = false;
-  std::string text = ReadFileIfPresent(user, exists);
-  if (exists) {
-    auto parsed = ParseDecisionSettings(text, user.string(), settings);
-    if (!parsed) return parsed;
-    settings = *parsed;
-  }
-  return settings;
+  return util::LoadSettings<DecisionSettings>(ReadHookSection);
 }
 
 Result<Decision> Decide(const RuleSet& rules, const Facts& facts,

@@ -13,6 +13,7 @@
 #include "togmal/rules/engine.h"
 #include "togmal/rules/rule.h"
 #include "togmal/util/result.h"
+#include "togmal/util/settings_layers.h"
 
 namespace togmal::rules {
 
@@ -50,6 +51,13 @@ struct DecisionSettings {
 /// from the text keep base's values). Errors name `file:line`.
 Result<DecisionSettings> ParseDecisionSettings(std::string_view text, const std::string& file,
                                                DecisionSettings base = {});
+
+/// `base` with one settings layer's `hook:` section applied.
+Result<DecisionSettings> DecisionSettingsFrom(const util::SettingsLayer& layer,
+                                              DecisionSettings base);
+
+/// The layers applied in order over the defaults.
+Result<DecisionSettings> DecisionSettingsFrom(const std::vector<util::SettingsLayer>& layers);
 
 /// The embedded config/settings.yaml, then util::ConfigDir()/settings.yaml.
 Result<DecisionSettings> LoadDecisionSettings();

@@ -6,7 +6,10 @@
 #include <filesystem>
 #include <string_view>
 
+#include <vector>
+
 #include "togmal/util/result.h"
+#include "togmal/util/settings_layers.h"
 
 namespace togmal::store {
 
@@ -20,6 +23,12 @@ struct StoreSettings {
 /// `file_name`:line.
 Result<StoreSettings> ParseStoreSettings(std::string_view yaml, std::string_view file_name,
                                          StoreSettings base = {});
+
+/// `base` with one layer's keys applied.
+Result<StoreSettings> StoreSettingsFrom(const util::SettingsLayer& layer, StoreSettings base);
+
+/// The layers applied in order over the defaults.
+Result<StoreSettings> StoreSettingsFrom(const std::vector<util::SettingsLayer>& layers);
 
 /// The embedded settings.yaml, then the user's settings.yaml if it exists.
 Result<StoreSettings> LoadStoreSettings();

@@ -1,0 +1,52 @@
+#pragma once
+/// settings.yaml, read once: the embedded defaults (config/settings.yaml),
+/// then $XDG_CONFIG_HOME/togmal/settings.yaml when it exists. Each module
+/// reads its own section from these layers (store: `audit`, `taxonomy`;
+/// rules: `hook`), so a process that needs several sections parses the YAML
+/// once — parsing is most of what reading settings costs.
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "togmal/util/result.h"
+
+namespace togmal::util {
+
+/// One parsed settings file. `source` names it in messages
+/// ("settings.yaml (built in)" or the user file's path).
+struct SettingsLayer {
+  YAML::Node root;
+  std::string source;
+};
+
+/// Parses one settings file's text; a syntax error fails with source:line.
+Result<SettingsLayer> ParseSettingsLayer(std::string_view text, std::string source);
+
+/// The built-in layer, then the user's when the file exists.
+Result<std::vector<SettingsLayer>> LoadSettingsLayers();
+
+/// `value` with each layer applied in order by `read(layer, value)`, which
+/// returns Result<T> (a module's reader of its own section).
+template <typename T, typename Read>
+Result<T> ApplySettingsLayers(const std::vector<SettingsLayer>& layers, T value, Read read) {
+  for (const SettingsLayer& layer : layers) {
+    Result<T> applied = read(layer, value);
+    if (!applied) return applied;
+    value = std::move(*applied);
+  }
+  return value;
+}
+
+/// LoadSettingsLayers() applied over T's defaults.
+template <typename T, typename Read>
+Result<T> LoadSettings(Read read) {
+  auto layers = LoadSettingsLayers();
+  if (!layers) return Fail(layers.error());
+  return ApplySettingsLayers(*layers, T{}, read);
+}
+
+}  // namespace togmal::util
