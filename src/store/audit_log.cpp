@@ -171,15 +171,19 @@ std::optional<AuditKind> ParseAuditKind(std::string_view name) {
 }
 
 std::string FormatAuditTime(std::chrono::system_clock::time_point time) {
-  const auto micros =
-      std::chrono::duration_cast<std::chrono::microseconds>(time.time_since_epoch()).count();
-  const time_t seconds = static_cast<time_t>(micros / 1000000);
-  const long fraction = static_cast<long>(micros % 1000000);
-  struct tm utc {};
-  gmtime_r(&seconds, &utc);
+  // Calendar arithmetic instead of gmtime_r, which makes glibc read the time
+  // zone files (/etc/localtime) on first use, although UTC needs none.
+  using namespace std::chrono;
+  const auto micros = floor<microseconds>(time);
+  const auto day = floor<days>(micros);
+  const year_month_day date{day};
+  const hh_mm_ss<microseconds> clock{micros - day};
   char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", utc.tm_year + 1900,
-                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, fraction);
+  std::snprintf(buffer, sizeof buffer, "%04d-%02u-%02uT%02ld:%02ld:%02lld.%06lldZ",
+                int{date.year()}, unsigned{date.month()}, unsigned{date.day()},
+                static_cast<long>(clock.hours().count()), static_cast<long>(clock.minutes().count()),
+                static_cast<long long>(clock.seconds().count()),
+                static_cast<long long>(clock.subseconds().count()));
   return buffer;
 }
 

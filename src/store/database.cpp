@@ -9,6 +9,7 @@
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <system_error>
@@ -63,6 +64,29 @@ void Migrate(SQLite::Database& db, int from_version) {
     db.exec("PRAGMA user_version = " + std::to_string(migration.version));
     transaction.commit();
   }
+}
+
+// The WAL hook of a short-lived writer: once the WAL holds
+// kShortLivedCheckpointFrames frames, fold it back and truncate it to zero
+// bytes. SQLite's own auto-checkpoint would not do here: it leaves the WAL
+// file full length and relies on the next writer of the *same* shared-memory
+// index to restart it from the top, but each hook process is the first to
+// open the database, rebuilds that index from the WAL and forgets the
+// checkpoint, so the WAL would only ever grow (and every hook would read all
+// of it on open). The checkpoint is opportunistic: it waits at most
+// kCheckpointWaitMs for other processes' readers and writers, and if they are
+// still busy the next writer tries again.
+constexpr int kCheckpointWaitMs = 50;
+
+// `busy_timeout_ms` carries the connection's own timeout (an int, not a
+// pointer), restored after the checkpoint.
+int TruncatingCheckpoint(void* busy_timeout_ms, sqlite3* db, const char* schema, int frames) {
+  if (frames >= kShortLivedCheckpointFrames) {
+    sqlite3_busy_timeout(db, kCheckpointWaitMs);
+    sqlite3_wal_checkpoint_v2(db, schema, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
+    sqlite3_busy_timeout(db, static_cast<int>(reinterpret_cast<std::intptr_t>(busy_timeout_ms)));
+  }
+  return SQLITE_OK;
 }
 
 }  // namespace
@@ -142,9 +166,17 @@ Result<Database> Database::Open(const fs::path& path, OpenOptions options) {
       }
       Migrate(*db, version);
     }
-    if (!options.read_only) {
+    if (!options.read_only && options.short_lived_writer) {
+      sqlite3_db_config(db->getHandle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+      db->exec("PRAGMA synchronous = FULL");
+      // Replaces SQLite's auto-checkpoint (see TruncatingCheckpoint).
+      sqlite3_wal_hook(db->getHandle(), TruncatingCheckpoint,
+                       reinterpret_cast<void*>(static_cast<std::intptr_t>(options.busy_timeout_ms)));
+    } else if (!options.read_only) {
       // Per connection, no I/O. In WAL mode NORMAL survives a killed process
-      // (only a power loss can lose the last commits).
+      // (only a power loss can lose the last commits); `serve` appends at
+      // thousands per second and could not fsync each one. Its last close
+      // checkpoints, which syncs everything.
       db->exec("PRAGMA synchronous = NORMAL");
     }
     return Database(std::move(db), path, options.read_only);

@@ -2,7 +2,9 @@
 
 #include <re2/re2.h>
 
+#include <cctype>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace togmal::store {
@@ -12,33 +14,32 @@ namespace {
 struct SecretPattern {
   const char* pattern;
   const char* rewrite;  // \1 keeps the part that says what the secret was
+  // Lower-case substrings, '|'-separated, one of which any match contains.
+  // Text without any of them skips the pattern, and the pattern is compiled
+  // only when some text has one: a hook call for `git status` compiles none.
+  std::string_view triggers;
 };
 
 // Most specific first: a key inside an assignment is replaced by its own
 // pattern, and the assignment pattern then leaves "[REDACTED]" as it is.
 constexpr SecretPattern kSecretPatterns[] = {
     {R"(-----BEGIN[A-Z ]*PRIVATE KEY-----(?s:.*?)(?:-----END[A-Z ]*PRIVATE KEY-----|\z))",
-     "[REDACTED]"},
-    {R"(([A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]*:)[^@\s/]+@)", "\\1[REDACTED]@"},
-    {R"((?i)(\bbearer\s+)[A-Za-z0-9._~+/\-]+=*)", "\\1[REDACTED]"},
-    {R"(\bsk-[A-Za-z0-9_\-]{16,})", "[REDACTED]"},
-    {R"(\b(?:AKIA|ASIA)[0-9A-Z]{16}\b)", "[REDACTED]"},
-    {R"(\bgh[pousr]_[A-Za-z0-9]{20,})", "[REDACTED]"},
-    {R"(\bgithub_pat_[A-Za-z0-9_]{20,})", "[REDACTED]"},
-    {R"(\bxox[abeoprs]-[A-Za-z0-9\-]{10,})", "[REDACTED]"},
-    {R"((?i)(\b[A-Za-z0-9_]*(?:secret|token|passw(?:or)?d|api_?key|access_?key|private_?key|credentials?)[A-Za-z0-9_]*\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"'#;&|]+))",
-     "\\1[REDACTED]"},
+     "[REDACTED]", "-----begin"},
+    {R"(([A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]*:)[^@\s/]+@)", "\\1[REDACTED]@", "://"},
+    {R"((?i)(\bbearer\s+)[A-Za-z0-9._~+/\-]+=*)", "\\1[REDACTED]", "bearer"},
+    {R"(\bsk-[A-Za-z0-9_\-]{16,})", "[REDACTED]", "sk-"},
+    {R"(\b(?:AKIA|ASIA)[0-9A-Z]{16}\b)", "[REDACTED]", "akia|asia"},
+    {R"(\bgh[pousr]_[A-Za-z0-9]{20,})", "[REDACTED]", "ghp_|gho_|ghu_|ghs_|ghr_"},
+    {R"(\bgithub_pat_[A-Za-z0-9_]{20,})", "[REDACTED]", "github_pat_"},
+    {R"(\bxox[abeoprs]-[A-Za-z0-9\-]{10,})", "[REDACTED]", "xox"},
+    {R"((?i)(\b[A-Za-z0-9_-]*(?:secret|token|passw(?:or)?d|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_-]*\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"'#;&|]+))",
+     "\\1[REDACTED]", "secret|token|passw|api|access|private|credential"},
 };
 
 // Object member names whose string values are secrets as a whole.
-constexpr const char* kSecretKeyPattern =
-    R"((?i)secret|token|passw(?:or)?d|api_?key|access_?key|private_?key|credentials?|authorization|cookie)";
-
-struct CompiledPatterns {
-  std::vector<std::unique_ptr<RE2>> secrets;
-  std::vector<const char*> rewrites;
-  std::unique_ptr<RE2> secret_key;
-};
+constexpr SecretPattern kSecretKey = {
+    R"((?i)secret|token|passw(?:or)?d|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|authorization|cookie)",
+    "", "secret|token|passw|api|access|private|credential|authorization|cookie"};
 
 RE2::Options Options() {
   RE2::Options options;
@@ -47,31 +48,78 @@ RE2::Options Options() {
   return options;
 }
 
-const CompiledPatterns& Patterns() {
-  // Compiled on first use only (the hook may never need them).
-  static const CompiledPatterns* const compiled = [] {
-    auto* patterns = new CompiledPatterns;
+/// One pattern, compiled the first time a text passes its trigger check.
+class LazyPattern {
+ public:
+  explicit LazyPattern(const SecretPattern& source) : source_(source) {}
+
+  const SecretPattern& source() const { return source_; }
+
+  const RE2& Get() const {
+    std::call_once(once_, [this] { compiled_ = std::make_unique<RE2>(source_.pattern, Options()); });
+    return *compiled_;
+  }
+
+ private:
+  const SecretPattern& source_;
+  mutable std::once_flag once_;
+  mutable std::unique_ptr<RE2> compiled_;
+};
+
+struct Patterns {
+  std::vector<std::unique_ptr<LazyPattern>> secrets;
+  LazyPattern secret_key{kSecretKey};
+};
+
+const Patterns& AllPatterns() {
+  // Never destroyed: a short-lived hook process should not pay for tearing
+  // down what it is about to drop anyway.
+  static const Patterns* const patterns = [] {
+    auto* all = new Patterns;
     for (const SecretPattern& secret : kSecretPatterns) {
-      patterns->secrets.push_back(std::make_unique<RE2>(secret.pattern, Options()));
-      patterns->rewrites.push_back(secret.rewrite);
+      all->secrets.push_back(std::make_unique<LazyPattern>(secret));
     }
-    patterns->secret_key = std::make_unique<RE2>(kSecretKeyPattern, Options());
-    return patterns;
+    return all;
   }();
-  return *compiled;
+  return *patterns;
+}
+
+std::string Lower(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower;
+}
+
+bool MayMatch(const SecretPattern& pattern, std::string_view lower_text) {
+  std::string_view triggers = pattern.triggers;
+  while (!triggers.empty()) {
+    std::size_t bar = triggers.find('|');
+    if (lower_text.find(triggers.substr(0, bar)) != std::string_view::npos) return true;
+    if (bar == std::string_view::npos) break;
+    triggers.remove_prefix(bar + 1);
+  }
+  return false;
+}
+
+bool IsSecretKey(const std::string& key) {
+  const LazyPattern& secret_key = AllPatterns().secret_key;
+  return MayMatch(secret_key.source(), Lower(key)) && RE2::PartialMatch(key, secret_key.Get());
 }
 
 }  // namespace
 
 std::string RedactSecrets(std::string_view text) {
   std::string result(text);
-  const CompiledPatterns& patterns = Patterns();
-  for (std::size_t i = 0; i < patterns.secrets.size(); ++i) {
-    const RE2& pattern = *patterns.secrets[i];
+  const std::string lower = Lower(text);
+  for (const auto& lazy : AllPatterns().secrets) {
+    // Replacements only shorten secrets to "[REDACTED]", so a trigger absent
+    // from the original text is absent from the result too.
+    if (!MayMatch(lazy->source(), lower)) continue;
+    const RE2& pattern = lazy->Get();
     // A pattern that failed to compile is a programming error the unit tests
     // catch; skipping it here keeps the hook alive.
     if (!pattern.ok()) continue;
-    RE2::GlobalReplace(&result, pattern, patterns.rewrites[i]);
+    RE2::GlobalReplace(&result, pattern, lazy->source().rewrite);
   }
   return result;
 }
@@ -85,10 +133,8 @@ nlohmann::json RedactSecretsInJson(const nlohmann::json& value) {
   }
   if (value.is_object()) {
     nlohmann::json result = nlohmann::json::object();
-    const RE2& secret_key = *Patterns().secret_key;
     for (const auto& [key, item] : value.items()) {
-      if (item.is_string() && !item.get_ref<const std::string&>().empty() &&
-          RE2::PartialMatch(key, secret_key)) {
+      if (item.is_string() && !item.get_ref<const std::string&>().empty() && IsSecretKey(key)) {
         result[key] = std::string(kRedacted);
       } else {
         result[key] = RedactSecretsInJson(item);

@@ -321,6 +321,11 @@ TEST(AuditKindNames, RoundTrip) {
 TEST(AuditTime, FormatIsSortableUtc) {
   const auto epoch = std::chrono::system_clock::time_point{} + std::chrono::microseconds(1500001);
   EXPECT_EQ(FormatAuditTime(epoch), "1970-01-01T00:00:01.500001Z");
+  using std::chrono::seconds;
+  const std::chrono::system_clock::time_point origin{};
+  EXPECT_EQ(FormatAuditTime(origin + seconds(1709210096)), "2024-02-29T12:34:56.000000Z");
+  EXPECT_EQ(FormatAuditTime(origin + seconds(1798761599) + std::chrono::microseconds(999999)),
+            "2026-12-31T23:59:59.999999Z");
 }
 
 }  // namespace

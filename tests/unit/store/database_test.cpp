@@ -5,6 +5,7 @@
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Transaction.h>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -14,7 +15,7 @@
 namespace togmal::store {
 namespace {
 
-using testing::ScopedEnv;
+using togmal::testing::ScopedEnv;
 using testing::TempDatabase;
 namespace fs = std::filesystem;
 
@@ -54,6 +55,60 @@ TEST(Database, ReopeningKeepsData) {
   auto tail = log.Tail(10);
   ASSERT_TRUE(tail.ok()) << tail.error();
   EXPECT_EQ(tail->size(), 1u);
+}
+
+TEST(Database, ShortLivedWriterSyncsEachCommitAndLeavesTheWal) {
+  // `togmal hook`'s mode: every commit fsynced (FULL), no checkpoint on close,
+  // so the WAL outlives the connection and the next reader still sees it all.
+  TempDatabase temp;
+  temp.Open();  // create and migrate; a normal close checkpoints
+  const std::string wal = temp.path() + "-wal";
+  EXPECT_FALSE(std::filesystem::exists(wal)) << "a normal last close folds the WAL back";
+  for (int i = 0; i < 3; ++i) {
+    auto db = temp.Open({.short_lived_writer = true});
+    EXPECT_EQ(db.sql().execAndGet("PRAGMA synchronous").getInt(), 2) << "FULL";
+    AuditLog log(db);
+    ASSERT_TRUE(log.Append({}).ok());
+  }
+  ASSERT_TRUE(std::filesystem::exists(wal));
+  EXPECT_GT(std::filesystem::file_size(wal), 0u) << "entries wait in the WAL for a checkpoint";
+  auto reader = Database::Open(temp.path(), {.read_only = true});
+  ASSERT_TRUE(reader.ok()) << reader.error();
+  AuditLog log(*reader);
+  auto verify = log.Verify();
+  ASSERT_TRUE(verify.ok()) << verify.error();
+  EXPECT_TRUE(verify->ok) << verify->problem;
+  EXPECT_EQ(verify->checked, 3);
+}
+
+TEST(Database, ShortLivedWritersCheckpointAsTheWalGrows) {
+  // Without checkpoints on close the WAL must still be folded back, or every
+  // hook would re-read an ever longer WAL when it opens the database.
+  TempDatabase temp;
+  temp.Open();
+  const std::string wal = temp.path() + "-wal";
+  std::uintmax_t largest = 0;
+  bool truncated = false;
+  for (int i = 0; i < 200; ++i) {
+    auto db = temp.Open({.short_lived_writer = true});
+    AuditLog log(db);
+    AuditEntry entry;
+    entry.tool_name = "Bash";
+    entry.input = {{"command", std::string(300, 'x')}};
+    ASSERT_TRUE(log.Append(entry).ok());
+    const std::uintmax_t size = std::filesystem::exists(wal) ? std::filesystem::file_size(wal) : 0;
+    largest = std::max(largest, size);
+    truncated = truncated || (i > 0 && size == 0);
+  }
+  // The WAL never holds much more than the checkpoint threshold (plus the
+  // frames of the commit that crossed it), and checkpoints empty it.
+  EXPECT_LT(largest, static_cast<std::uintmax_t>(kShortLivedCheckpointFrames + 16) * 4200u);
+  EXPECT_TRUE(truncated);
+  auto db = temp.Open();
+  AuditLog log(db);
+  auto tail = log.Tail(1000);
+  ASSERT_TRUE(tail.ok());
+  EXPECT_EQ(tail->size(), 200u);
 }
 
 TEST(Database, RefusesNewerSchemaClearly) {

@@ -47,6 +47,16 @@ INSTANTIATE_TEST_SUITE_P(
                       "export GITHUB_TOKEN=[REDACTED]; ls"},
         RedactionCase{"dotenv_lines", "API_KEY=abc123\nDEBUG=true\nCLIENT_SECRET='x y'",
                       "API_KEY=[REDACTED]\nDEBUG=true\nCLIENT_SECRET=[REDACTED]"},
+        // Each pattern runs only on text holding one of its lower-case
+        // triggers; these check the trigger test is case-blind like the pattern.
+        RedactionCase{"upper_case_bearer", "AUTHORIZATION: BEARER abc.def-ghi",
+                      "AUTHORIZATION: BEARER [REDACTED]"},
+        RedactionCase{"mixed_case_assignment", "Db_PassWord=hunter2 ./run",
+                      "Db_PassWord=[REDACTED] ./run"},
+        RedactionCase{"apikey_without_underscore", "set APIKEY: abc123", "set APIKEY: [REDACTED]"},
+        RedactionCase{"api_key_header", "curl -H 'X-Api-Key: abc123' https://api.example.com",
+                      "curl -H 'X-Api-Key: [REDACTED]' https://api.example.com"},
+        RedactionCase{"upper_case_url_scheme", "HTTPS://user:pw@host/x", "HTTPS://user:[REDACTED]@host/x"},
         RedactionCase{"harmless_text_untouched", "ls -la src && git status",
                       "ls -la src && git status"},
         RedactionCase{"harmless_assignment_untouched", "DEBUG=1 NODE_ENV=production make",
@@ -66,6 +76,18 @@ TEST(RedactionJson, RedactsStringsDeepAndSecretNamedMembers) {
   EXPECT_EQ(output["env"]["path"], "/tmp");
   EXPECT_EQ(output["list"][0], "[REDACTED]");
   EXPECT_EQ(output["list"][1], 3);
+}
+
+TEST(RedactionJson, SecretMemberNamesInAnyCase) {
+  const nlohmann::json input = {{"Authorization", "Basic dXNlcjpwYXNz"},
+                                {"COOKIE", "session=abc"},
+                                {"X-Api-Key", "plain"},
+                                {"description", "plain"}};
+  const nlohmann::json output = RedactSecretsInJson(input);
+  EXPECT_EQ(output["Authorization"], "[REDACTED]");
+  EXPECT_EQ(output["COOKIE"], "[REDACTED]");
+  EXPECT_EQ(output["X-Api-Key"], "[REDACTED]");  // header spelling, with hyphens
+  EXPECT_EQ(output["description"], "plain");
 }
 
 TEST(RedactionJson, NonStringsPassThrough) {
