@@ -13,7 +13,10 @@ namespace {
 
 // Bounds what a single analysis reports, not what it scans: the count that a
 // min_count signal needs is always found, the rest of the spans are elided.
-constexpr int kMaxSpansPerSignal = 8;
+// Every span after the first is another search from where the last ended, so
+// this is most of the second pass's cost: 8 spans made a 25 KB analysis take
+// 271 µs, 3 take 182 µs (docs/performance.md).
+constexpr int kMaxSpansPerSignal = 3;
 // The set's DFA is shared by all patterns; the default 8 MB thrashes with a
 // few hundred case-insensitive patterns on long texts.
 constexpr int64_t kSetMaxMem = int64_t{64} << 20;
