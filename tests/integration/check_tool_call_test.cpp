@@ -5,10 +5,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <thread>
 
 #include "process.h"
 #include "serve_client.h"
+#include "togmal/store/audit_log.h"
+#include "togmal/store/database.h"
 
 namespace togmal::testing {
 namespace {
@@ -65,6 +68,92 @@ TEST_F(CheckToolCall, HookFormatIsExactlyTheHookAnswer) {
   EXPECT_EQ(result["structuredContent"]["level"], "L3");
   EXPECT_EQ(result["structuredContent"]["source"], "classifier");
   EXPECT_TRUE(result["structuredContent"]["audit_id"].is_number_integer());
+}
+
+TEST_F(CheckToolCall, TwoServersAndHooksShareOneAuditChain) {
+  // Two `serve` processes (say Claude Desktop and Claude Code) and a burst of
+  // hook processes append to one database at once; every acknowledged
+  // decision must land in one valid chain.
+  constexpr std::size_t kCallsPerServer = 60;
+  constexpr int kHooks = 8;
+  ServeClient first({}, env_);
+  ServeClient second({}, env_);
+  first.Initialize("2025-11-25");
+  second.Initialize("2025-06-18");
+  auto call = [this](int id) {
+    return ToolCall(id, "togmal_check_tool_call",
+                    {{"tool_name", "Bash"},
+                     {"tool_input", {{"command", "git status && ls -la"}}},
+                     {"cwd", root_.string()},
+                     {"response_format", "json"}});
+  };
+  // Pipelined: all requests are written before any answer is read, so the
+  // two servers' worker threads and the hooks contend for the write lock.
+  for (int i = 0; i < static_cast<int>(kCallsPerServer); ++i) {
+    first.Send(call(i));
+    second.Send(call(i));
+  }
+  std::string hook_input =
+      json{{"session_id", "s-hook"}, {"cwd", root_.string()}, {"hook_event_name", "PreToolUse"},
+           {"tool_name", "Bash"}, {"tool_input", {{"command", "git diff"}}},
+           {"tool_use_id", "toolu_1"}, {"permission_mode", "default"},
+           {"transcript_path", (root_ / "t.jsonl").string()}}
+          .dump();
+  std::vector<std::thread> hooks;
+  std::vector<ProcessOutput> hook_results(kHooks);
+  for (int i = 0; i < kHooks; ++i) {
+    hooks.emplace_back([&, i] {
+      hook_results[static_cast<std::size_t>(i)] =
+          RunProcess({TogmalBinary(), "hook"}, hook_input, env_, std::chrono::seconds(60));
+    });
+  }
+  // Answers come in completion order (the server has several workers).
+  std::set<int64_t> audit_ids;
+  for (ServeClient* client : {&first, &second}) {
+    std::set<int> answered;
+    for (std::size_t read = 0; answered.size() < kCallsPerServer && read < 10 * kCallsPerServer;
+         ++read) {
+      json response = client->Next(std::chrono::seconds(60));
+      if (!response.is_object()) break;
+      if (response.contains("method")) continue;  // a notification
+      answered.insert(response.value("id", -1));
+      const json result = response.value("result", json::object());
+      EXPECT_FALSE(result.value("isError", false)) << response.dump();
+      const json structured = result.value("structuredContent", json::object());
+      EXPECT_EQ(structured.value("decision", ""), "allow") << response.dump();
+      if (structured.contains("audit_id") && structured["audit_id"].is_number_integer()) {
+        audit_ids.insert(structured["audit_id"].get<int64_t>());
+      }
+    }
+    EXPECT_EQ(answered.size(), kCallsPerServer);
+  }
+  for (auto& hook : hooks) hook.join();
+  for (const ProcessOutput& result : hook_results) {
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("\"allow\""), std::string::npos) << result.out;
+  }
+  first.child().CloseStdin();
+  second.child().CloseStdin();
+  EXPECT_EQ(first.child().Wait(), 0);
+  EXPECT_EQ(second.child().Wait(), 0);
+
+  EXPECT_EQ(audit_ids.size(), 2 * kCallsPerServer) << "ids are unique";
+  auto db = store::Database::Open(root_ / "togmal.db", {.read_only = true});
+  ASSERT_TRUE(db.ok()) << db.error();
+  store::AuditLog log(*db);
+  auto verify = log.Verify();
+  ASSERT_TRUE(verify.ok()) << verify.error();
+  EXPECT_TRUE(verify->ok) << verify->problem;
+  auto entries = log.Tail(1000);
+  ASSERT_TRUE(entries.ok());
+  int decisions = 0;
+  for (const store::AuditEntry& entry : *entries) {
+    if (entry.kind != store::AuditKind::kDecision) continue;
+    ++decisions;
+    audit_ids.erase(entry.id);
+  }
+  EXPECT_EQ(decisions, static_cast<int>(2 * kCallsPerServer) + kHooks);
+  EXPECT_TRUE(audit_ids.empty()) << "every acknowledged id is in the trail";
 }
 
 TEST_F(CheckToolCall, ToolInputObjectAndMarkdown) {
