@@ -3,12 +3,12 @@
 // SQL access for tampering, environment overrides.
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <SQLiteCpp/Database.h>
 #include <string>
 
 #include "process.h"
+#include "scoped_env.h"
 #include "togmal/store/database.h"
 
 namespace togmal::store::testing {
@@ -34,24 +34,6 @@ class TempDatabase {
  private:
   togmal::testing::TempDir dir_;
   std::string path_;
-};
-
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = getenv(name)) old_ = old, had_ = true;
-    if (value) setenv(name, value, 1); else unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (had_) setenv(name_, old_.c_str(), 1); else unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::string old_;
-  bool had_ = false;
 };
 
 }  // namespace togmal::store::testing

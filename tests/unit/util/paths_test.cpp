@@ -1,27 +1,13 @@
 #include "togmal/util/paths.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
-#include <string>
+#include "scoped_env.h"
 
 namespace togmal::util {
 namespace {
 
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = getenv(name)) old_ = old, had_ = true;
-    if (value) setenv(name, value, 1); else unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (had_) setenv(name_, old_.c_str(), 1); else unsetenv(name_);
-  }
- private:
-  const char* name_;
-  std::string old_;
-  bool had_ = false;
-};
+using togmal::testing::ScopedEnv;
 
 TEST(Paths, XdgDataHomeWins) {
   ScopedEnv xdg("XDG_DATA_HOME", "/tmp/xdg-data");
