@@ -14,39 +14,26 @@
 namespace togmal::analysis::testing {
 namespace {
 
-class DetectionTable : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    cases_ = new std::vector<LabelledCase>(LoadTable());
-    scores_ = new std::vector<CategoryScore>(Score(EmbeddedBank(), *cases_));
-  }
-  static void TearDownTestSuite() {
-    delete cases_;
-    delete scores_;
-  }
-  static std::vector<LabelledCase>* cases_;
-  static std::vector<CategoryScore>* scores_;
-};
-std::vector<LabelledCase>* DetectionTable::cases_ = nullptr;
-std::vector<CategoryScore>* DetectionTable::scores_ = nullptr;
-
-TEST_F(DetectionTable, EveryCategoryHasEnoughCases) {
-  ASSERT_EQ(scores_->size(), 5u);
-  for (const auto& s : *scores_) {
-    EXPECT_GE(s.positives, 40) << s.category;
-    EXPECT_GE(s.negatives, 40) << s.category;
-    EXPECT_GE(s.hard_negatives * 2, s.negatives) << s.category << ": half the negatives are hard";
-  }
-}
-
-TEST_F(DetectionTable, PrecisionRecallAndHardNegativesMeetTheBar) {
-  for (const auto& s : *scores_) {
+// One test, so the table is scored once per run: scoring ~1,800 texts is the
+// slowest thing in the suite under AddressSanitizer (every new DFA state of
+// the detector set allocates a prog-sized work array).
+TEST(DetectionTable, PrecisionRecallAndHardNegativesMeetTheBar) {
+  const std::vector<LabelledCase> cases = LoadTable();
+  const std::vector<CategoryScore> scores = Score(EmbeddedBank(), cases);
+  ASSERT_EQ(scores.size(), 5u);
+  const bool own_table = std::getenv("TOGMAL_DETECTION_TABLE_DIR") == nullptr;
+  for (const auto& s : scores) {
+    if (own_table) {
+      EXPECT_GE(s.positives, 40) << s.category;
+      EXPECT_GE(s.negatives, 40) << s.category;
+      EXPECT_GE(s.hard_negatives * 2, s.negatives) << s.category << ": half the negatives are hard";
+    }
     for (const auto& m : s.mistakes) std::cout << "  miss: " << m << "\n";
     EXPECT_GE(s.Precision(), 0.85) << s.category;
     EXPECT_GE(s.Recall(), 0.85) << s.category;
     EXPECT_LE(s.HardFlagRate(), 0.15) << s.category;
   }
-  const std::string report = MarkdownReport(*scores_);
+  const std::string report = MarkdownReport(scores);
   std::cout << report;
   if (const char* path = std::getenv("TOGMAL_DETECTION_REPORT")) {
     std::ofstream(path) << report;
