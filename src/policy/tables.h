@@ -137,11 +137,8 @@ Result<void> ParseTables(std::string_view yaml, std::string_view source, Tables&
 /// are under "commands" as [{"names": [...], "entry": {...}}].
 nlohmann::json TablesToJson(const Tables& tables);
 
-/// One command entry as JSON, and back.
-nlohmann::json CommandToJson(const CommandNode& node);
-CommandNode CommandFromJson(const nlohmann::json& json);
-
-/// Reads what TablesToJson wrote; "commands" may be absent.
+/// Reads what TablesToJson wrote except "commands": compiled command entries
+/// are read one at a time by LazyCommands.
 Result<void> TablesFromJson(const nlohmann::json& json, Tables& tables);
 
 /// The built-in tables as compiled at build time.

@@ -108,10 +108,6 @@ CommandNode NodeFromJson(const json& in) {
 
 }  // namespace
 
-json CommandToJson(const CommandNode& node) { return NodeToJson(node); }
-
-CommandNode CommandFromJson(const json& in) { return NodeFromJson(in); }
-
 LazyCommands::LazyCommands(const CompiledTables& compiled)
     : compiled_(compiled), parsed_(compiled.entries.size()) {}
 
@@ -163,7 +159,7 @@ json TablesToJson(const Tables& tables) {
   std::sort(entries.begin(), entries.end());
   out["commands"] = json::array();
   for (const auto& [list, node] : entries) {
-    out["commands"].push_back({{"names", list}, {"entry", CommandToJson(*node)}});
+    out["commands"].push_back({{"names", list}, {"entry", NodeToJson(*node)}});
   }
   out["tools"] = json::array();
   for (const ToolEntry& tool : tables.tools) {
@@ -195,12 +191,6 @@ Result<void> TablesFromJson(const json& in, Tables& tables) {
     paths.at("config").get_to(tables.config);
     paths.at("system").get_to(tables.system);
     paths.at("scratch").get_to(tables.scratch);
-    if (const auto commands = in.find("commands"); commands != in.end()) {
-      for (const json& entry : *commands) {
-        auto node = std::make_shared<const CommandNode>(NodeFromJson(entry.at("entry")));
-        for (const json& name : entry.at("names")) tables.commands[name.get<std::string>()] = node;
-      }
-    }
     for (const json& item : in.at("tools")) {
       ToolEntry tool;
       tool.name = item.at("name").get<std::string>();

@@ -41,12 +41,23 @@ class ServeClient {
     return message;
   }
 
-  /// Reads until the response to `id`; other messages stay in seen().
+  /// The response to `id`: one read earlier while waiting for another id, or
+  /// the next with this id (a server answers in completion order). Every
+  /// message read stays in seen().
   json ResponseTo(const json& id) {
+    for (auto it = unclaimed_.begin(); it != unclaimed_.end(); ++it) {
+      if ((*it)["id"] == id) {
+        json message = std::move(*it);
+        unclaimed_.erase(it);
+        return message;
+      }
+    }
     for (int i = 0; i < 1000; ++i) {
       json message = Next();
       if (message.is_null()) return message;
-      if (message.is_object() && !message.contains("method") && message["id"] == id) return message;
+      if (!message.is_object() || message.contains("method")) continue;
+      if (message["id"] == id) return message;
+      unclaimed_.push_back(std::move(message));
     }
     return json();
   }
@@ -87,6 +98,7 @@ class ServeClient {
 
   ChildProcess child_;
   std::vector<json> seen_;
+  std::vector<json> unclaimed_;  ///< responses read before anyone asked for them
 };
 
 inline json ToolCall(json id, const std::string& tool, json arguments, json meta = nullptr) {
