@@ -151,7 +151,7 @@ TEST_F(HookProcess, OneMegabyteCommandIsJudged) {
   auto took = std::chrono::steady_clock::now() - started;
   EXPECT_EQ(Decision(out), "deny") << Reason(out).substr(0, 300);
   EXPECT_LT(Reason(out).size(), 2000u) << "the reason must not carry the whole command";
-  EXPECT_LT(took, std::chrono::seconds(20));
+  EXPECT_LT(took, std::chrono::seconds(45));  // quadratic would be hours; ~0.1 s in release
 }
 
 TEST_F(HookProcess, UserAndProjectRulesApply) {

@@ -48,7 +48,7 @@ TEST(ServeAskTest, LegacyUnansweredRequestTimesOutPerServeOption) {
   json result = client.ResponseTo(1)["result"];
   auto waited = std::chrono::steady_clock::now() - start;
   EXPECT_GE(waited, std::chrono::milliseconds(250));
-  EXPECT_LT(waited, std::chrono::seconds(5));
+  EXPECT_LT(waited, std::chrono::seconds(20));  // the default is 30 s
   EXPECT_EQ(result["isError"], true);
   EXPECT_NE(result["content"][0]["text"].get<std::string>().find("timed out after 300 ms"),
             std::string::npos)

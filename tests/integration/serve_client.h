@@ -29,7 +29,7 @@ class ServeClient {
   void Send(const json& message) { ASSERT_TRUE(child_.Send(message.dump())); }
 
   /// Next stdout message; fails the test on timeout.
-  json Next(std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+  json Next(std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
     auto line = child_.ReadLine(timeout);
     if (!line) {
       ADD_FAILURE() << "no message from togmal serve; stderr:\n" << child_.Stderr();

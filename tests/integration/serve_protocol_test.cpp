@@ -162,16 +162,14 @@ TEST(ServeProtocolTest, ServerInfoIsTogmalWithItsVersion) {
             std::string::npos);
 }
 
-TEST(ServeProtocolTest, StartsFast) {
-  // Clients probe with short-lived sibling processes: a probe must be cheap.
-  auto start = std::chrono::steady_clock::now();
+TEST(ServeProtocolTest, AnswersAOneShotProbeAndExits) {
+  // Clients probe with short-lived sibling processes. How fast that is, is
+  // measured by bench/serve and bench/hook, not by a timed test.
   std::string probe = json({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "server/discover"},
                             {"params", {{"_meta", ModernMeta()}}}}).dump() + "\n";
   ProcessOutput output = RunProcess({TogmalBinary(), "serve"}, probe, ServeClient::DefaultEnv());
-  auto elapsed = std::chrono::steady_clock::now() - start;
   EXPECT_EQ(output.exit_code, 0);
   EXPECT_EQ(Lines(output.out).size(), 1u);
-  EXPECT_LT(elapsed, std::chrono::seconds(2));  // ~20 ms in a release build
 }
 
 TEST(ServeProtocolTest, HelpDescribesTheOptions) {

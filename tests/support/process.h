@@ -37,13 +37,13 @@ class ChildProcess {
   /// Writes `line` plus a newline to the child's stdin.
   bool Send(const std::string& line);
   /// Next stdout line (without the newline), or nullopt on EOF or timeout.
-  std::optional<std::string> ReadLine(std::chrono::milliseconds timeout = std::chrono::seconds(10));
+  std::optional<std::string> ReadLine(std::chrono::milliseconds timeout = std::chrono::seconds(30));
   /// Closes stdin (EOF for the child).
   void CloseStdin();
   /// Sends a signal.
   void Kill(int signal);
   /// Waits for exit; returns the exit code (128+signal) or -1 on timeout.
-  int Wait(std::chrono::milliseconds timeout = std::chrono::seconds(10));
+  int Wait(std::chrono::milliseconds timeout = std::chrono::seconds(30));
   /// Everything the child wrote to stderr so far (after Wait: all of it).
   std::string Stderr();
   pid_t pid() const { return pid_; }

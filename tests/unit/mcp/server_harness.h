@@ -21,6 +21,11 @@ using json = nlohmann::json;
 
 inline constexpr const char* kModern = "2026-07-28";
 
+/// How long a test waits for a message before failing. Generous: it only
+/// matters when something is wrong, and CI runs the sanitizer build on two
+/// busy cores where a reply can take seconds.
+inline constexpr int kWaitMs = 30000;
+
 /// params._meta of a modern request.
 inline json ModernMeta(json capabilities = json::object()) {
   return {{"io.modelcontextprotocol/protocolVersion", kModern},
@@ -63,7 +68,7 @@ class ServerHarness {
   static ServerOptions DefaultOptions() {
     ServerOptions options;
     options.info = {"togmal-test", "9.9.9", ""};
-    options.ask_timeout = std::chrono::seconds(5);
+    options.ask_timeout = std::chrono::milliseconds(kWaitMs);
     return options;
   }
 
@@ -72,13 +77,13 @@ class ServerHarness {
   void SendOversize() { transport_.PushOversize(); }
 
   /// Sent message number `index` (0-based), waiting for it.
-  std::optional<json> At(std::size_t index, int timeout_ms = 5000) {
+  std::optional<json> At(std::size_t index, int timeout_ms = kWaitMs) {
     if (!transport_.WaitForSent(index + 1, timeout_ms)) return std::nullopt;
     return json::parse(transport_.Sent()[index]);
   }
 
   /// The response (result or error) to `id`, waiting for it.
-  json ResponseTo(const json& id, int timeout_ms = 5000) {
+  json ResponseTo(const json& id, int timeout_ms = kWaitMs) {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     for (std::size_t seen = 0;;) {
       std::vector<std::string> sent = transport_.Sent();
@@ -106,7 +111,7 @@ class ServerHarness {
 
   /// First sent message with this method (server→client request or
   /// notification), waiting for it.
-  json MessageWithMethod(const std::string& method, int timeout_ms = 5000) {
+  json MessageWithMethod(const std::string& method, int timeout_ms = kWaitMs) {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     for (std::size_t seen = 0;;) {
       std::vector<std::string> sent = transport_.Sent();

@@ -214,7 +214,7 @@ TEST(Lexer, OneMegabyteIsLinear) {
   const LexResult result = Lex(big);
   const auto elapsed = std::chrono::steady_clock::now() - start;
   EXPECT_GT(result.commands.size(), 50000u);
-  EXPECT_LT(std::chrono::duration_cast<std::chrono::seconds>(elapsed).count(), 5);
+  EXPECT_LT(std::chrono::duration_cast<std::chrono::seconds>(elapsed).count(), 30);  // quadratic: hours
   std::string unterminated = "echo \"" + std::string(1 << 20, 'a');
   EXPECT_FALSE(Lex(unterminated).complete());
 }
