@@ -870,10 +870,8 @@ Result<Classifier> Classifier::FromYaml(std::string_view yaml, std::string_view 
 }
 
 Result<Classifier> Classifier::Compiled() {
-  const nlohmann::json json = nlohmann::json::parse(kCompiledTables.header, nullptr, false);
-  if (json.is_discarded()) return Fail("the compiled classifier tables are not valid JSON");
   auto tables = std::make_shared<Tables>();
-  if (auto ok = TablesFromJson(json, *tables); !ok) return Fail(ok.error());
+  TablesFromCompiled(kCompiledTables, *tables);
   tables->compiled_commands = std::make_shared<const LazyCommands>(kCompiledTables);
   return Classifier(std::move(tables));
 }

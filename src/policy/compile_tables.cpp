@@ -1,13 +1,16 @@
 // Build-time tool: compiles config/classifier.yaml into a C++ source holding
-// the tables as JSON (see tables_json.cpp): one document for everything but
-// the commands, and one text per command entry so that a process parses only
-// the entries it looks up. A table error fails the build with file:line.
+// the tables as constant data (the Raw* structs of tables.h): static arrays of
+// C strings and nested entries, sorted names for binary search. A process then
+// never parses the built-in tables, and turns only the entries it looks up
+// into CommandNodes. A table error fails the build with file:line.
 //
 //   togmal_compile_tables <classifier.yaml> <output.cpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -17,18 +20,137 @@
 
 namespace {
 
-constexpr std::string_view kDelimiter = ")togmal\"";
+using togmal::policy::ArgRule;
+using togmal::policy::CommandNode;
+using togmal::policy::Level;
+using togmal::policy::Tables;
+using togmal::policy::TextRule;
+using togmal::policy::ToolEntry;
 
-// A raw string literal, split into adjacent pieces (some compilers limit the
-// length of one literal).
-std::string Literal(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size() || i == 0; i += 4000) {
-    out += "R\"togmal(" + text.substr(i, 4000) + ")togmal\"";
-    if (i + 4000 < text.size()) out += "\n    ";
+std::string CppString(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20 || byte == 0x7f) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\%03o", byte);  // octal: never runs on
+      out += escaped;
+    } else {
+      out += c;  // UTF-8 passes through: the source file is UTF-8
+    }
   }
-  return out;
+  return out + "\"";
 }
+
+std::string LevelLiteral(Level level) { return "Level::kL" + std::to_string(static_cast<int>(level)); }
+
+// Writes the arrays an entry needs before the entry itself; every list becomes
+// a named static array and the initialiser refers to it as {name, size}.
+class Emitter {
+ public:
+  std::string Strings(const std::vector<std::string>& list) {
+    if (list.empty()) return "{}";
+    std::string items;
+    for (const std::string& item : list) items += CppString(item) + ", ";
+    return Array("const char*", items, list.size());
+  }
+
+  std::string Rule(const ArgRule& rule) {
+    std::string groups = "{}";
+    if (!rule.all_flags.empty()) {
+      std::string items;
+      for (const auto& group : rule.all_flags) items += Strings(group) + ", ";
+      groups = Array("RawStrings", items, rule.all_flags.size());
+    }
+    std::string out = "{.level = " + LevelLiteral(rule.level) + ", .why = " + CppString(rule.why);
+    Field(out, "any_flag", Strings(rule.any_flag));
+    Field(out, "all_flags", groups);
+    Field(out, "none_flag", Strings(rule.none_flag));
+    Field(out, "any_arg", Strings(rule.any_arg));
+    Field(out, "all_args", Strings(rule.all_args));
+    Field(out, "any_word", Strings(rule.any_word));
+    if (rule.no_args) out += ", .no_args = " + std::string(*rule.no_args ? "1" : "0");
+    return out + "}";
+  }
+
+  std::string Node(const CommandNode& node) {
+    std::string subcommands = "{}", rules = "{}", code_rules = "{}";
+    if (!node.subcommands.empty()) {
+      std::string items;
+      for (const CommandNode& child : node.subcommands) items += Node(child) + ",\n    ";
+      subcommands = Array("RawCommandNode", items, node.subcommands.size());
+    }
+    if (!node.rules.empty()) {
+      std::string items;
+      for (const ArgRule& rule : node.rules) items += Rule(rule) + ",\n    ";
+      rules = Array("RawArgRule", items, node.rules.size());
+    }
+    if (!node.code_rules.empty()) {
+      std::string items;
+      for (const TextRule& rule : node.code_rules) {
+        items += "{.level = " + LevelLiteral(rule.level) + ", .why = " + CppString(rule.why) +
+                 ", .contains = " + Strings(rule.contains) + ", .unless = " + Strings(rule.unless) +
+                 "},\n    ";
+      }
+      code_rules = Array("RawTextRule", items, node.code_rules.size());
+    }
+    std::string out = "{.name = " + CppString(node.name) + ", .level = " + LevelLiteral(node.level) +
+                      ", .why = " + CppString(node.why);
+    Field(out, "options_with_value", Strings(node.options_with_value));
+    Field(out, "subcommands", subcommands);
+    Field(out, "rules", rules);
+    if (node.runs != togmal::policy::Runs::kNothing) {
+      out += ", .runs = static_cast<Runs>(" + std::to_string(static_cast<int>(node.runs)) + ")";
+    }
+    Field(out, "code_options", Strings(node.code_options));
+    Field(out, "code_rules", code_rules);
+    Field(out, "query_options", Strings(node.query_options));
+    if (!node.default_command.empty()) {
+      out += ", .default_command = " + CppString(node.default_command);
+    }
+    if (node.skip_positionals != 0) {
+      out += ", .skip_positionals = " + std::to_string(node.skip_positionals);
+    }
+    if (node.data_args) out += ", .data_args = true";
+    if (node.writes_args) out += ", .writes_args = true";
+    if (node.writes_last_arg) out += ", .writes_last_arg = true";
+    return out + "}";
+  }
+
+  std::string Tool(const ToolEntry& tool) {
+    std::string out = "{.name = " + CppString(tool.name) + ", .level = " + LevelLiteral(tool.level);
+    if (tool.outside_project) {
+      out += ", .outside_project = " + std::to_string(static_cast<int>(*tool.outside_project));
+    }
+    out += ", .why = " + CppString(tool.why);
+    Field(out, "reads", Strings(tool.reads));
+    Field(out, "writes", Strings(tool.writes));
+    if (!tool.command.empty()) out += ", .command = " + CppString(tool.command);
+    return out + "}";
+  }
+
+  /// A named static array of `count` items; returns `{name, count}`.
+  std::string Array(const std::string& type, const std::string& items, std::size_t count) {
+    const int id = next_++;
+    definitions_ << "constexpr " << type << " k" << id << "[] = {\n    " << items << "};\n";
+    std::ostringstream reference;
+    reference << "{k" << id << ", " << count << "}";
+    return reference.str();
+  }
+
+  std::string Definitions() const { return definitions_.str(); }
+
+ private:
+  static void Field(std::string& out, const char* name, const std::string& value) {
+    if (value != "{}") out += std::string(", .") + name + " = " + value;
+  }
+
+  std::ostringstream definitions_;
+  int next_ = 0;
+};
 
 }  // namespace
 
@@ -44,46 +166,77 @@ int main(int argc, char** argv) {
   }
   std::ostringstream yaml;
   yaml << in.rdbuf();
-  togmal::policy::Tables tables;
+  Tables tables;
   if (auto ok = togmal::policy::ParseTables(yaml.str(), argv[1], tables); !ok) {
     std::cerr << ok.error() << "\n";
     return 65;
   }
-  nlohmann::json header = togmal::policy::TablesToJson(tables);
-  const nlohmann::json commands = std::move(header["commands"]);
-  header.erase("commands");
 
-  std::vector<std::string> entries;
+  Emitter emit;
+  // Aliases share one entry: each entry once with all its names; entries in
+  // the order of their first name, so the output is reproducible.
+  std::map<const CommandNode*, std::vector<std::string>> aliases;
+  for (const auto& [name, node] : tables.commands) aliases[node.get()].push_back(name);
+  std::vector<std::pair<std::vector<std::string>, const CommandNode*>> entries;
+  for (auto& [node, names] : aliases) {
+    std::sort(names.begin(), names.end());
+    entries.emplace_back(names, node);
+  }
+  std::sort(entries.begin(), entries.end());
+  std::string entry_items;
   std::vector<std::pair<std::string, std::size_t>> names;
-  for (const nlohmann::json& command : commands) {
-    for (const nlohmann::json& name : command.at("names")) {
-      names.emplace_back(name.get<std::string>(), entries.size());
-    }
-    entries.push_back(command.at("entry").dump());
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    entry_items += emit.Node(*entries[i].second) + ",\n    ";
+    for (const std::string& name : entries[i].first) names.emplace_back(name, i);
   }
   std::sort(names.begin(), names.end());  // LazyCommands binary-searches them
-  std::vector<std::string> texts = entries;
-  texts.push_back(header.dump());
-  for (const std::string& text : texts) {
-    if (text.find(kDelimiter) != std::string::npos) {
-      std::cerr << "the tables contain the raw-string delimiter " << kDelimiter << "\n";
-      return 65;
-    }
+  std::string name_items;
+  for (const auto& [name, entry] : names) {
+    name_items += "{" + CppString(name) + ", " + std::to_string(entry) + "},\n    ";
   }
+  const std::string entry_list = emit.Array("RawCommandNode", entry_items, entries.size());
+  const std::string name_list = emit.Array("CompiledCommandName", name_items, names.size());
+  std::string tool_items;
+  for (const ToolEntry& tool : tables.tools) tool_items += emit.Tool(tool) + ",\n    ";
+  const std::string tool_list =
+      tables.tools.empty() ? "{}" : emit.Array("RawToolEntry", tool_items, tables.tools.size());
+  std::map<std::string, togmal::policy::AssignmentEntry> sorted(tables.assignments.begin(),
+                                                                tables.assignments.end());
+  std::string assignment_items;
+  for (const auto& [name, assignment] : sorted) {
+    assignment_items += "{" + CppString(name) + ", " + LevelLiteral(assignment.level) + ", " +
+                        CppString(assignment.why) + "},\n    ";
+  }
+  const std::string assignment_list =
+      sorted.empty() ? "{}" : emit.Array("RawAssignment", assignment_items, sorted.size());
+  const std::string sensitive = emit.Strings(tables.sensitive);
+  const std::string not_sensitive = emit.Strings(tables.not_sensitive);
+  const std::string config = emit.Strings(tables.config);
+  const std::string system = emit.Strings(tables.system);
+  const std::string scratch = emit.Strings(tables.scratch);
+  const togmal::policy::Settings& settings = tables.settings;
 
   std::ofstream out(argv[2], std::ios::binary);
   out << "// Generated from config/classifier.yaml by togmal_compile_tables. Do not edit.\n"
-      << "#include \"tables.h\"\n\nnamespace togmal::policy {\nnamespace {\n\n"
-      << "constexpr char kHeader[] =\n    " << Literal(header.dump()) << ";\n\n"
-      << "constexpr std::string_view kEntries[] = {\n";
-  for (const std::string& entry : entries) out << "    " << Literal(entry) << ",\n";
-  out << "};\n\nconstexpr CompiledCommandName kNames[] = {\n";
-  for (const auto& [name, entry] : names) {
-    out << "    {" << Literal(name) << ", " << entry << "},\n";
-  }
-  out << "};\n\n}  // namespace\n\n"
+      << "#include \"tables.h\"\n\n"
+      << "// Designated initialisers name only the fields that differ from the default.\n"
+      << "#pragma GCC diagnostic ignored \"-Wmissing-field-initializers\"\n\n"
+      << "namespace togmal::policy {\nnamespace {\n\n"
+      << emit.Definitions() << "\n}  // namespace\n\n"
       << "const CompiledTables kCompiledTables = {\n"
-      << "    std::string_view(kHeader, sizeof(kHeader) - 1), kNames, kEntries};\n\n"
+      << "    .settings = {" << LevelLiteral(settings.unknown_command) << ", "
+      << LevelLiteral(settings.unknown_tool) << ", " << LevelLiteral(settings.substitution_minimum)
+      << ", " << LevelLiteral(settings.unparsed_minimum) << ", " << LevelLiteral(settings.too_deep)
+      << ", " << LevelLiteral(settings.sensitive_minimum) << "},\n"
+      << "    .sensitive = " << sensitive << ",\n"
+      << "    .not_sensitive = " << not_sensitive << ",\n"
+      << "    .config = " << config << ",\n"
+      << "    .system = " << system << ",\n"
+      << "    .scratch = " << scratch << ",\n"
+      << "    .tools = " << tool_list << ",\n"
+      << "    .assignments = " << assignment_list << ",\n"
+      << "    .names = " << name_list << ",\n"
+      << "    .entries = " << entry_list << "};\n\n"
       << "}  // namespace togmal::policy\n";
   return out ? 0 : 73;
 }

@@ -12,8 +12,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "togmal/policy/classifier.h"
 #include "togmal/policy/level.h"
 
@@ -85,20 +83,87 @@ struct Settings {
   Level sensitive_minimum = Level::kL2;
 };
 
+/// A constant list in the compiled tables: a static array and its length
+/// (std::span would need the element type complete, and nodes nest).
+template <typename T>
+struct RawList {
+  const T* data = nullptr;
+  std::size_t size = 0;
+  const T* begin() const { return data; }
+  const T* end() const { return data + size; }
+};
+
+using RawStrings = RawList<const char*>;
+
+// The compiled tables' shapes: the structs above as constant data, with C
+// strings and static arrays, so the built-in tables cost no parsing at all.
+// togmal_compile_tables writes them (compile_tables.cpp); tables_raw.cpp turns
+// an entry into a CommandNode when a call first names it.
+
+struct RawArgRule {
+  Level level = Level::kL2;
+  const char* why = "";
+  RawStrings any_flag;
+  RawList<RawStrings> all_flags;
+  RawStrings none_flag, any_arg, all_args, any_word;
+  signed char no_args = -1;  ///< -1 unset, else 0/1
+};
+
+struct RawTextRule {
+  Level level = Level::kL2;
+  const char* why = "";
+  RawStrings contains, unless;
+};
+
+struct RawCommandNode {
+  const char* name = "";
+  Level level = Level::kL2;
+  const char* why = "";
+  RawStrings options_with_value;
+  RawList<RawCommandNode> subcommands;
+  RawList<RawArgRule> rules;
+  Runs runs = Runs::kNothing;
+  RawStrings code_options;
+  RawList<RawTextRule> code_rules;
+  RawStrings query_options;
+  const char* default_command = "";
+  int skip_positionals = 0;
+  bool data_args = false;
+  bool writes_args = false;
+  bool writes_last_arg = false;
+};
+
+struct RawToolEntry {
+  const char* name = "";
+  Level level = Level::kL2;
+  signed char outside_project = -1;  ///< -1 unset, else a level
+  const char* why = "";
+  RawStrings reads, writes;
+  const char* command = "";
+};
+
+struct RawAssignment {
+  const char* name = "";
+  Level level = Level::kL1;
+  const char* why = "";
+};
+
 /// One name of a compiled command entry; sorted by name for binary search.
 struct CompiledCommandName {
   std::string_view name;
   std::uint32_t entry;
 };
 
-/// config/classifier.yaml as compiled at build time (compiled_tables.cpp):
-/// everything but the commands as one JSON document, and each command entry
-/// as its own JSON text. A hook call meets a handful of the ~300 commands, so
-/// parsing the others would be most of its work.
+/// config/classifier.yaml as compiled at build time (compiled_tables.cpp). A
+/// hook call meets a handful of the ~300 commands, so entries become
+/// CommandNodes one at a time, on first lookup (LazyCommands).
 struct CompiledTables {
-  std::string_view header;
-  std::span<const CompiledCommandName> names;
-  std::span<const std::string_view> entries;
+  Settings settings;
+  RawStrings sensitive, not_sensitive, config, system, scratch;
+  RawList<RawToolEntry> tools;
+  RawList<RawAssignment> assignments;
+  RawList<CompiledCommandName> names;
+  RawList<RawCommandNode> entries;
 };
 
 /// Compiled command entries, each parsed on first lookup. Thread-safe.
@@ -132,14 +197,11 @@ struct Tables {
 /// Parses `yaml` into `tables`, replacing entries of the same name.
 Result<void> ParseTables(std::string_view yaml, std::string_view source, Tables& tables);
 
-/// The tables as JSON, for compiling config/classifier.yaml at build time:
-/// parsing that at run time is ~50x faster than parsing the YAML. Commands
-/// are under "commands" as [{"names": [...], "entry": {...}}].
-nlohmann::json TablesToJson(const Tables& tables);
+/// Everything in `compiled` but the command entries (LazyCommands reads those).
+void TablesFromCompiled(const CompiledTables& compiled, Tables& tables);
 
-/// Reads what TablesToJson wrote except "commands": compiled command entries
-/// are read one at a time by LazyCommands.
-Result<void> TablesFromJson(const nlohmann::json& json, Tables& tables);
+/// One compiled command entry as the classifier's struct.
+CommandNode NodeFromRaw(const RawCommandNode& raw);
 
 /// The built-in tables as compiled at build time.
 extern const CompiledTables kCompiledTables;

@@ -1,0 +1,96 @@
+// The compiled tables (constant data written by togmal_compile_tables) turned
+// into the classifier's structs: the header once per process, a command entry
+// when a call first names it.
+
+#include <algorithm>
+
+#include "tables.h"
+
+namespace togmal::policy {
+namespace {
+
+std::vector<std::string> Strings(RawStrings raw) { return {raw.begin(), raw.end()}; }
+
+ArgRule RuleFromRaw(const RawArgRule& raw) {
+  ArgRule rule;
+  rule.level = raw.level;
+  rule.why = raw.why;
+  rule.any_flag = Strings(raw.any_flag);
+  for (RawStrings group : raw.all_flags) rule.all_flags.push_back(Strings(group));
+  rule.none_flag = Strings(raw.none_flag);
+  rule.any_arg = Strings(raw.any_arg);
+  rule.all_args = Strings(raw.all_args);
+  rule.any_word = Strings(raw.any_word);
+  if (raw.no_args >= 0) rule.no_args = raw.no_args != 0;
+  return rule;
+}
+
+}  // namespace
+
+CommandNode NodeFromRaw(const RawCommandNode& raw) {
+  CommandNode node;
+  node.name = raw.name;
+  node.level = raw.level;
+  node.why = raw.why;
+  node.options_with_value = Strings(raw.options_with_value);
+  node.subcommands.reserve(raw.subcommands.size);
+  for (const RawCommandNode& child : raw.subcommands) node.subcommands.push_back(NodeFromRaw(child));
+  node.rules.reserve(raw.rules.size);
+  for (const RawArgRule& rule : raw.rules) node.rules.push_back(RuleFromRaw(rule));
+  node.runs = raw.runs;
+  node.code_options = Strings(raw.code_options);
+  for (const RawTextRule& rule : raw.code_rules) {
+    node.code_rules.push_back({rule.level, rule.why, Strings(rule.contains), Strings(rule.unless)});
+  }
+  node.query_options = Strings(raw.query_options);
+  node.default_command = raw.default_command;
+  node.skip_positionals = raw.skip_positionals;
+  node.data_args = raw.data_args;
+  node.writes_args = raw.writes_args;
+  node.writes_last_arg = raw.writes_last_arg;
+  return node;
+}
+
+void TablesFromCompiled(const CompiledTables& compiled, Tables& tables) {
+  tables.settings = compiled.settings;
+  tables.sensitive = Strings(compiled.sensitive);
+  tables.not_sensitive = Strings(compiled.not_sensitive);
+  tables.config = Strings(compiled.config);
+  tables.system = Strings(compiled.system);
+  tables.scratch = Strings(compiled.scratch);
+  for (const RawToolEntry& raw : compiled.tools) {
+    ToolEntry tool;
+    tool.name = raw.name;
+    tool.level = raw.level;
+    if (raw.outside_project >= 0) tool.outside_project = static_cast<Level>(raw.outside_project);
+    tool.why = raw.why;
+    tool.reads = Strings(raw.reads);
+    tool.writes = Strings(raw.writes);
+    tool.command = raw.command;
+    tables.tools.push_back(std::move(tool));
+  }
+  for (const RawAssignment& raw : compiled.assignments) {
+    tables.assignments[raw.name] = {raw.level, raw.why};
+  }
+}
+
+LazyCommands::LazyCommands(const CompiledTables& compiled)
+    : compiled_(compiled), parsed_(compiled.entries.size) {}
+
+const CommandNode* LazyCommands::Find(std::string_view name) const {
+  const auto found = std::lower_bound(
+      compiled_.names.begin(), compiled_.names.end(), name,
+      [](const CompiledCommandName& item, std::string_view key) { return item.name < key; });
+  if (found == compiled_.names.end() || found->name != name) return nullptr;
+  std::lock_guard lock(mutex_);
+  std::unique_ptr<const CommandNode>& slot = parsed_[found->entry];
+  if (!slot) slot = std::make_unique<const CommandNode>(NodeFromRaw(compiled_.entries.data[found->entry]));
+  return slot.get();
+}
+
+const CommandNode* Tables::FindCommand(const std::string& name) const {
+  if (const auto found = commands.find(name); found != commands.end()) return found->second.get();
+  return compiled_commands ? compiled_commands->Find(name) : nullptr;
+}
+
+}  // namespace togmal::policy
