@@ -166,7 +166,7 @@ struct CompiledTables {
   RawList<RawCommandNode> entries;
 };
 
-/// Compiled command entries, each parsed on first lookup. Thread-safe.
+/// Compiled command entries, each turned into a CommandNode on first lookup. Thread-safe.
 class LazyCommands {
  public:
   explicit LazyCommands(const CompiledTables& compiled);
