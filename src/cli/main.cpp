@@ -1,7 +1,9 @@
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "command.h"
@@ -9,6 +11,23 @@
 #include "togmal/version.h"
 
 namespace togmal::cli {
+namespace {
+
+// The subcommand the command line names: its first argument that is neither an
+// option nor --log-level's value. Empty when there is none.
+std::string_view NamedCommand(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--log-level") {
+      ++i;
+      continue;
+    }
+    if (!arg.starts_with('-')) return arg;
+  }
+  return {};
+}
+
+}  // namespace
 
 int Main(int argc, char** argv) {
   CLI::App app{"togmal: a guard between an AI agent and the world.\n"
@@ -20,10 +39,17 @@ int Main(int argc, char** argv) {
                  "Log level on stderr: trace, debug, info, warn, error, critical, off "
                  "(default: $TOGMAL_LOG or warn)");
 
+  // Every subcommand is listed, but only the one being run gets its options:
+  // defining them all was a seventh of a `togmal hook` call's instructions.
+  // Without a known name (help, a typo) every subcommand is defined.
+  const std::string_view named = NamedCommand(argc, argv);
+  const auto commands = Commands();
+  const bool known = std::any_of(commands.begin(), commands.end(),
+                                 [&](const CommandSpec& spec) { return spec.name == named; });
   std::vector<std::pair<CLI::App*, Action>> actions;
-  for (const CommandSpec& spec : Commands()) {
+  for (const CommandSpec& spec : commands) {
     CLI::App* command = app.add_subcommand(std::string(spec.name), std::string(spec.description));
-    actions.emplace_back(command, spec.define(*command));
+    if (!known || spec.name == named) actions.emplace_back(command, spec.define(*command));
   }
 
   try {

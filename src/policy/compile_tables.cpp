@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "tables.h"
+#include "togmal/util/build_tool.h"
 
 namespace {
 
@@ -155,21 +156,14 @@ class Emitter {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: togmal_compile_tables <classifier.yaml> <output.cpp>\n";
-    return 64;
-  }
-  std::ifstream in(argv[1], std::ios::binary);
-  if (!in) {
-    std::cerr << "cannot read " << argv[1] << "\n";
-    return 66;
-  }
-  std::ostringstream yaml;
-  yaml << in.rdbuf();
+  namespace tool = togmal::util::build_tool;
+  int exit_code = 0;
+  const auto yaml = tool::ReadInput(argc, argv, "togmal_compile_tables", exit_code);
+  if (!yaml) return exit_code;
   Tables tables;
-  if (auto ok = togmal::policy::ParseTables(yaml.str(), argv[1], tables); !ok) {
+  if (auto ok = togmal::policy::ParseTables(*yaml, argv[1], tables); !ok) {
     std::cerr << ok.error() << "\n";
-    return 65;
+    return tool::kDataErr;
   }
 
   Emitter emit;
@@ -238,5 +232,5 @@ int main(int argc, char** argv) {
       << "    .names = " << name_list << ",\n"
       << "    .entries = " << entry_list << "};\n\n"
       << "}  // namespace togmal::policy\n";
-  return out ? 0 : 73;
+  return out ? 0 : tool::kCantCreat;
 }

@@ -6,42 +6,31 @@
 
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "rule_json.h"
+#include "togmal/util/build_tool.h"
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: togmal_compile_rules <rules.yaml> <output.cpp>\n";
-    return 64;
-  }
-  std::ifstream in(argv[1], std::ios::binary);
-  if (!in) {
-    std::cerr << "cannot read " << argv[1] << "\n";
-    return 66;
-  }
-  std::ostringstream yaml;
-  yaml << in.rdbuf();
-  auto file = togmal::rules::ParseRuleFile(yaml.str(), argv[1], togmal::rules::Layer::kBuiltin,
+  namespace tool = togmal::util::build_tool;
+  int exit_code = 0;
+  const auto yaml = tool::ReadInput(argc, argv, "togmal_compile_rules", exit_code);
+  if (!yaml) return exit_code;
+  auto file = togmal::rules::ParseRuleFile(*yaml, argv[1], togmal::rules::Layer::kBuiltin,
                                            /*compile_regexes=*/true);
   if (!file) {
     std::cerr << file.error() << "\n";
-    return 65;
+    return tool::kDataErr;
   }
-  const std::string json = togmal::rules::RulesToJson(file->rules).dump();
-  if (json.find(")togmal\"") != std::string::npos) {
-    std::cerr << "the rules contain the raw-string delimiter )togmal\"\n";
-    return 65;
+  const auto literal = tool::RawLiteral(togmal::rules::RulesToJson(file->rules).dump());
+  if (!literal) {
+    std::cerr << "the rules contain the raw-string delimiter\n";
+    return tool::kDataErr;
   }
   std::ofstream out(argv[2], std::ios::binary);
   out << "// Generated from config/rules.yaml by togmal_compile_rules. Do not edit.\n"
       << "#include \"rule_json.h\"\n\nnamespace togmal::rules {\nnamespace {\n"
-      << "constexpr char kJson[] =\n";
-  for (std::size_t i = 0; i < json.size() || i == 0; i += 4000) {
-    out << "    R\"togmal(" << json.substr(i, 4000) << ")togmal\"\n";
-  }
-  out << ";\n}  // namespace\n\n"
+      << "constexpr char kJson[] =\n    " << *literal << ";\n}  // namespace\n\n"
       << "const std::string_view kCompiledBuiltinRules(kJson, sizeof(kJson) - 1);\n\n"
       << "}  // namespace togmal::rules\n";
-  return out ? 0 : 73;
+  return out ? 0 : tool::kCantCreat;
 }

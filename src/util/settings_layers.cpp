@@ -2,12 +2,35 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "togmal/util/embedded.h"
 #include "togmal/util/paths.h"
 
 namespace togmal::util {
+
+/// config/settings.yaml as JSON, each scalar as its YAML text
+/// (compile_settings.cpp, at build time).
+extern const std::string_view kCompiledSettings;
+
+namespace {
+
+YAML::Node FromJson(const nlohmann::json& value) {
+  if (value.is_object()) {
+    YAML::Node node(YAML::NodeType::Map);
+    for (const auto& [key, item] : value.items()) node[key] = FromJson(item);
+    return node;
+  }
+  if (value.is_array()) {
+    YAML::Node node(YAML::NodeType::Sequence);
+    for (const auto& item : value) node.push_back(FromJson(item));
+    return node;
+  }
+  if (value.is_string()) return YAML::Node(value.get<std::string>());
+  return YAML::Node(YAML::NodeType::Null);
+}
+
+}  // namespace
 
 Result<SettingsLayer> ParseSettingsLayer(std::string_view text, std::string source) {
   try {
@@ -19,11 +42,7 @@ Result<SettingsLayer> ParseSettingsLayer(std::string_view text, std::string sour
 
 Result<std::vector<SettingsLayer>> LoadSettingsLayers() {
   std::vector<SettingsLayer> layers;
-  if (auto embedded = FindEmbeddedFile("settings.yaml")) {
-    auto layer = ParseSettingsLayer(*embedded, "settings.yaml (built in)");
-    if (!layer) return Fail(layer.error());
-    layers.push_back(std::move(*layer));
-  }
+  layers.push_back({FromJson(nlohmann::json::parse(kCompiledSettings)), "settings.yaml (built in)"});
   const std::filesystem::path user = ConfigDir() / "settings.yaml";
   std::ifstream file(user, std::ios::binary);
   if (file) {

@@ -1,0 +1,13 @@
+# togmal_compile_config(TOOL <target> INPUT <config/x.yaml> OUTPUT <generated.cpp>)
+# Runs a build-time compiler of a config file (src/*/compile_*.cpp) so that the
+# file is validated when togmal is built and a process reads it without yaml-cpp.
+function(togmal_compile_config)
+  cmake_parse_arguments(ARG "" "TOOL;INPUT;OUTPUT" "" ${ARGN})
+  get_filename_component(name ${ARG_INPUT} NAME)
+  add_custom_command(
+    OUTPUT ${ARG_OUTPUT}
+    COMMAND ${ARG_TOOL} ${ARG_INPUT} ${ARG_OUTPUT}
+    DEPENDS ${ARG_TOOL} ${ARG_INPUT}
+    COMMENT "Compiling config/${name}"
+    VERBATIM)
+endfunction()
