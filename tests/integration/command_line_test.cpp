@@ -1,0 +1,42 @@
+// The top-level command line through the built binary. Only the subcommand a
+// command line names defines its options (cli/main.cpp), so these check that
+// every subcommand is still listed and that the global option's value is not
+// mistaken for the subcommand.
+
+#include <gtest/gtest.h>
+
+#include "serve_client.h"
+
+namespace togmal::testing {
+namespace {
+
+TEST(CommandLine, HelpListsEverySubcommand) {
+  ProcessOutput output = RunProcess({TogmalBinary(), "--help"}, "");
+  EXPECT_EQ(output.exit_code, 0);
+  for (const char* name :
+       {"analyze", "audit", "check", "hook", "rules", "serve", "stats", "version"}) {
+    EXPECT_NE(output.out.find(std::string("\n  ") + name + " "), std::string::npos)
+        << name << " missing from:\n"
+        << output.out;
+  }
+}
+
+TEST(CommandLine, GlobalLogLevelBeforeTheSubcommand) {
+  ProcessOutput version = RunProcess({TogmalBinary(), "--log-level", "debug", "version"}, "");
+  EXPECT_EQ(version.exit_code, 0) << version.err;
+  EXPECT_NE(version.out.find("togmal "), std::string::npos) << version.out;
+
+  ProcessOutput check = RunProcess({TogmalBinary(), "--log-level=warn", "check", "ls", "-la"}, "");
+  EXPECT_EQ(check.exit_code, 0) << check.err;
+  EXPECT_NE(check.out.find("L0"), std::string::npos) << check.out;
+}
+
+TEST(CommandLine, UnknownOrMissingSubcommandIsAUsageError) {
+  EXPECT_EQ(RunProcess({TogmalBinary(), "frobnicate"}, "").exit_code, 64);
+  EXPECT_EQ(RunProcess({TogmalBinary()}, "").exit_code, 64);
+  // A subcommand's option on another subcommand is refused, as before.
+  EXPECT_EQ(RunProcess({TogmalBinary(), "version", "--ask-timeout-ms", "5"}, "").exit_code, 64);
+}
+
+}  // namespace
+}  // namespace togmal::testing
