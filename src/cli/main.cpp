@@ -8,6 +8,7 @@
 
 #include "command.h"
 #include "togmal/util/logging.h"
+#include "togmal/util/process_start.h"
 #include "togmal/version.h"
 
 namespace togmal::cli {
@@ -30,6 +31,10 @@ std::string_view NamedCommand(int argc, char** argv) {
 }  // namespace
 
 int Main(int argc, char** argv) {
+  const std::string_view named = NamedCommand(argc, argv);
+  // Claude Code starts `togmal hook` once per tool call: map its heap in one
+  // go rather than fault it in page by page (util/process_start.h).
+  if (named == "hook") util::WarmHeap();
   CLI::App app{"togmal: a guard between an AI agent and the world.\n"
                "MCP server for LLM failure-mode analysis and a Claude Code PreToolUse hook."};
   app.set_version_flag("--version", std::string(kVersion));
@@ -42,7 +47,6 @@ int Main(int argc, char** argv) {
   // Every subcommand is listed, but only the one being run gets its options:
   // defining them all was a seventh of a `togmal hook` call's instructions.
   // Without a known name (help, a typo) every subcommand is defined.
-  const std::string_view named = NamedCommand(argc, argv);
   const auto commands = Commands();
   const bool known = std::any_of(commands.begin(), commands.end(),
                                  [&](const CommandSpec& spec) { return spec.name == named; });
