@@ -28,44 +28,17 @@ using togmal::policy::Tables;
 using togmal::policy::TextRule;
 using togmal::policy::ToolEntry;
 
-std::string CppString(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (byte < 0x20 || byte == 0x7f) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\%03o", byte);  // octal: never runs on
-      out += escaped;
-    } else {
-      out += c;  // UTF-8 passes through: the source file is UTF-8
-    }
-  }
-  return out + "\"";
-}
+using togmal::util::build_tool::CppString;
 
 std::string LevelLiteral(Level level) { return "Level::kL" + std::to_string(static_cast<int>(level)); }
 
-// Writes the arrays an entry needs before the entry itself; every list becomes
-// a named static array and the initialiser refers to it as {name, size}.
-class Emitter {
+// Writes the arrays an entry needs before the entry itself.
+class Emitter : public togmal::util::build_tool::ArrayEmitter {
  public:
-  std::string Strings(const std::vector<std::string>& list) {
-    if (list.empty()) return "{}";
-    std::string items;
-    for (const std::string& item : list) items += CppString(item) + ", ";
-    return Array("const char*", items, list.size());
-  }
-
   std::string Rule(const ArgRule& rule) {
-    std::string groups = "{}";
-    if (!rule.all_flags.empty()) {
-      std::string items;
-      for (const auto& group : rule.all_flags) items += Strings(group) + ", ";
-      groups = Array("RawStrings", items, rule.all_flags.size());
-    }
+    const std::string groups = ListOf(
+        "RawStrings", rule.all_flags,
+        [this](const std::vector<std::string>& group) { return Strings(group); }, ", ");
     std::string out = "{.level = " + LevelLiteral(rule.level) + ", .why = " + CppString(rule.why);
     Field(out, "any_flag", Strings(rule.any_flag));
     Field(out, "all_flags", groups);
@@ -78,26 +51,14 @@ class Emitter {
   }
 
   std::string Node(const CommandNode& node) {
-    std::string subcommands = "{}", rules = "{}", code_rules = "{}";
-    if (!node.subcommands.empty()) {
-      std::string items;
-      for (const CommandNode& child : node.subcommands) items += Node(child) + ",\n    ";
-      subcommands = Array("RawCommandNode", items, node.subcommands.size());
-    }
-    if (!node.rules.empty()) {
-      std::string items;
-      for (const ArgRule& rule : node.rules) items += Rule(rule) + ",\n    ";
-      rules = Array("RawArgRule", items, node.rules.size());
-    }
-    if (!node.code_rules.empty()) {
-      std::string items;
-      for (const TextRule& rule : node.code_rules) {
-        items += "{.level = " + LevelLiteral(rule.level) + ", .why = " + CppString(rule.why) +
-                 ", .contains = " + Strings(rule.contains) + ", .unless = " + Strings(rule.unless) +
-                 "},\n    ";
-      }
-      code_rules = Array("RawTextRule", items, node.code_rules.size());
-    }
+    const std::string subcommands =
+        ListOf("RawCommandNode", node.subcommands, [this](const CommandNode& c) { return Node(c); });
+    const std::string rules =
+        ListOf("RawArgRule", node.rules, [this](const ArgRule& r) { return Rule(r); });
+    const std::string code_rules = ListOf("RawTextRule", node.code_rules, [this](const TextRule& r) {
+      return "{.level = " + LevelLiteral(r.level) + ", .why = " + CppString(r.why) +
+             ", .contains = " + Strings(r.contains) + ", .unless = " + Strings(r.unless) + "}";
+    });
     std::string out = "{.name = " + CppString(node.name) + ", .level = " + LevelLiteral(node.level) +
                       ", .why = " + CppString(node.why);
     Field(out, "options_with_value", Strings(node.options_with_value));
@@ -132,25 +93,6 @@ class Emitter {
     if (!tool.command.empty()) out += ", .command = " + CppString(tool.command);
     return out + "}";
   }
-
-  /// A named static array of `count` items; returns `{name, count}`.
-  std::string Array(const std::string& type, const std::string& items, std::size_t count) {
-    const int id = next_++;
-    definitions_ << "constexpr " << type << " k" << id << "[] = {\n    " << items << "};\n";
-    std::ostringstream reference;
-    reference << "{k" << id << ", " << count << "}";
-    return reference.str();
-  }
-
-  std::string Definitions() const { return definitions_.str(); }
-
- private:
-  static void Field(std::string& out, const char* name, const std::string& value) {
-    if (value != "{}") out += std::string(", .") + name + " = " + value;
-  }
-
-  std::ostringstream definitions_;
-  int next_ = 0;
 };
 
 }  // namespace
@@ -190,19 +132,15 @@ int main(int argc, char** argv) {
   }
   const std::string entry_list = emit.Array("RawCommandNode", entry_items, entries.size());
   const std::string name_list = emit.Array("CompiledCommandName", name_items, names.size());
-  std::string tool_items;
-  for (const ToolEntry& tool : tables.tools) tool_items += emit.Tool(tool) + ",\n    ";
   const std::string tool_list =
-      tables.tools.empty() ? "{}" : emit.Array("RawToolEntry", tool_items, tables.tools.size());
-  std::map<std::string, togmal::policy::AssignmentEntry> sorted(tables.assignments.begin(),
-                                                                tables.assignments.end());
-  std::string assignment_items;
-  for (const auto& [name, assignment] : sorted) {
-    assignment_items += "{" + CppString(name) + ", " + LevelLiteral(assignment.level) + ", " +
-                        CppString(assignment.why) + "},\n    ";
-  }
+      emit.ListOf("RawToolEntry", tables.tools, [&emit](const ToolEntry& tool) { return emit.Tool(tool); });
+  const std::map<std::string, togmal::policy::AssignmentEntry> sorted(tables.assignments.begin(),
+                                                                      tables.assignments.end());
   const std::string assignment_list =
-      sorted.empty() ? "{}" : emit.Array("RawAssignment", assignment_items, sorted.size());
+      emit.ListOf("RawAssignment", sorted, [](const auto& item) {
+        return "{" + CppString(item.first) + ", " + LevelLiteral(item.second.level) + ", " +
+               CppString(item.second.why) + "}";
+      });
   const std::string sensitive = emit.Strings(tables.sensitive);
   const std::string not_sensitive = emit.Strings(tables.not_sensitive);
   const std::string config = emit.Strings(tables.config);

@@ -14,6 +14,7 @@
 
 #include "togmal/policy/classifier.h"
 #include "togmal/policy/level.h"
+#include "togmal/util/raw_list.h"
 
 namespace togmal::policy {
 
@@ -83,17 +84,8 @@ struct Settings {
   Level sensitive_minimum = Level::kL2;
 };
 
-/// A constant list in the compiled tables: a static array and its length
-/// (std::span would need the element type complete, and nodes nest).
-template <typename T>
-struct RawList {
-  const T* data = nullptr;
-  std::size_t size = 0;
-  const T* begin() const { return data; }
-  const T* end() const { return data + size; }
-};
-
-using RawStrings = RawList<const char*>;
+using util::RawList;
+using util::RawStrings;
 
 // The compiled tables' shapes: the structs above as constant data, with C
 // strings and static arrays, so the built-in tables cost no parsing at all.

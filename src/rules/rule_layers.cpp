@@ -1,8 +1,8 @@
-// The rule layers: the built-in one, read from the JSON that
+// The rule layers: the built-in one, the constant data that
 // togmal_compile_rules made of config/rules.yaml at build time, and LoadRules,
 // which stacks it with the user's and the project's files. Kept apart from
 // rule_loader.cpp, which the build tool itself links.
-#include "rule_json.h"
+#include "rules_raw.h"
 #include "togmal/rules/rule_loader.h"
 
 namespace togmal::rules {
@@ -23,12 +23,7 @@ Result<void> CompileRegexes(const Condition& condition) {
 
 Result<RuleFile> BuiltinRuleFile(bool compile_regexes) {
   RuleFile file{std::string(kBuiltinRulesName), Layer::kBuiltin, {}};
-  try {
-    file.rules = RulesFromJson(nlohmann::json::parse(kCompiledBuiltinRules), file.file,
-                               Layer::kBuiltin);
-  } catch (const nlohmann::json::exception& e) {
-    return Fail(std::string("the compiled built-in rules are unreadable: ") + e.what());
-  }
+  file.rules = RulesFromRaw(kCompiledBuiltinRules, file.file, Layer::kBuiltin);
   if (compile_regexes) {
     for (const Rule& rule : file.rules) {
       if (auto compiled = CompileRegexes(rule.conditions); !compiled) {

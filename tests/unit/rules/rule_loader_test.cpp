@@ -4,17 +4,60 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 #include <fstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "process.h"
-#include "rule_json.h"
+#include "rules_raw.h"
 #include "togmal/util/embedded.h"
 
 namespace togmal::rules {
+
+// every_condition_kind.yaml, compiled at build time (see CMakeLists.txt).
+extern const util::RawList<RawRule> kEveryConditionKindRules;
+
 namespace {
 
 namespace fs = std::filesystem;
+
+// Everything a rule says, as JSON, so two rule lists compare in one
+// EXPECT_EQ that prints the difference.
+nlohmann::json Describe(const Condition& condition) {
+  nlohmann::json out = {{"kind", static_cast<int>(condition.kind)},
+                        {"line", condition.line},
+                        {"key", condition.key},
+                        {"comparison", static_cast<int>(condition.comparison)},
+                        {"level", condition.level},
+                        {"patterns", nlohmann::json::array()},
+                        {"children", nlohmann::json::array()}};
+  for (const Pattern& pattern : condition.patterns) {
+    out["patterns"].push_back(pattern.regex ? nlohmann::json{{"regex", pattern.regex->pattern()}}
+                                            : nlohmann::json{{"glob", pattern.glob->pattern()},
+                                                             {"ci", pattern.glob->case_insensitive()}});
+  }
+  for (const Condition& child : condition.children) out["children"].push_back(Describe(child));
+  return out;
+}
+
+nlohmann::json Describe(const std::vector<Rule>& rules) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Rule& rule : rules) {
+    out.push_back({{"id", rule.id},
+                   {"priority", rule.priority},
+                   {"enabled", rule.enabled},
+                   {"conditions", Describe(rule.conditions)},
+                   {"action", static_cast<int>(rule.action)},
+                   {"reason", rule.reason},
+                   {"sampling_guidance", rule.sampling_guidance},
+                   {"where", rule.Where()},
+                   {"layer", static_cast<int>(rule.layer)},
+                   {"order", rule.order}});
+  }
+  return out;
+}
 
 void WriteFile(const fs::path& path, const std::string& text) {
   fs::create_directories(path.parent_path());
@@ -93,54 +136,40 @@ TEST(RuleLoader, BuiltinRulesParseAndCompile) {
 }
 
 TEST(RuleLoader, CompiledBuiltinRulesAreTheEmbeddedYaml) {
-  // The hook reads the built-in rules from the JSON compiled at build time;
-  // it must say exactly what config/rules.yaml says, down to the lines.
+  // The hook reads the built-in rules as the constant data compiled at build
+  // time; it must say exactly what config/rules.yaml says, down to the lines.
   auto compiled = BuiltinRuleFile();
   auto parsed = ParseRuleFile(*util::FindEmbeddedFile("rules.yaml"),
                               std::string(kBuiltinRulesName), Layer::kBuiltin);
   ASSERT_TRUE(compiled.ok()) << compiled.error();
   ASSERT_TRUE(parsed.ok()) << parsed.error();
-  EXPECT_EQ(RulesToJson(compiled->rules), RulesToJson(parsed->rules));
-  ASSERT_EQ(compiled->rules.size(), parsed->rules.size());
-  for (std::size_t i = 0; i < parsed->rules.size(); ++i) {
-    EXPECT_EQ(compiled->rules[i].Where(), parsed->rules[i].Where());
-    EXPECT_EQ(compiled->rules[i].layer, Layer::kBuiltin);
-  }
+  EXPECT_FALSE(compiled->rules.empty());
+  EXPECT_EQ(Describe(compiled->rules), Describe(parsed->rules));
 }
 
-TEST(RuleLoader, JsonRoundTripKeepsEveryConditionKind) {
-  const char* yaml = R"(rules:
-  - id: every-kind
-    priority: 7
-    enabled: false
-    conditions:
-      tool_name: [Bash, "mcp__*"]
-      parameters: {file_path: {regex: '\.env$'}, "a.b": "x*"}
-      command: 'rm\s'
-      cwd: "/home/**"
-      agent_id: "a1"
-      agent_type: "Explore"
-      level: ">= L2"
-      any:
-        - not: {tool_name: Read}
-        - all: [{level: "< L1"}]
-    action: SAMPLE
-    reason: why
-    sampling_guidance: look
-)";
-  auto parsed = ParseRuleFile(yaml, "r.yaml", Layer::kUser, /*compile_regexes=*/true);
+TEST(RuleLoader, CompiledRulesKeepEveryConditionKind) {
+  const fs::path fixture = fs::path(TOGMAL_SOURCE_DIR) / "tests/unit/rules/every_condition_kind.yaml";
+  auto parsed = ReadRuleFile(fixture, Layer::kUser, /*compile_regexes=*/true);
   ASSERT_TRUE(parsed.ok()) << parsed.error();
-  const nlohmann::json json = RulesToJson(parsed->rules);
-  const std::vector<Rule> back = RulesFromJson(json, "r.yaml", Layer::kUser);
-  EXPECT_EQ(RulesToJson(back), json);
-  ASSERT_EQ(back.size(), 1u);
-  EXPECT_EQ(back[0].Where(), parsed->rules[0].Where());
-  EXPECT_FALSE(back[0].enabled);
-  EXPECT_EQ(back[0].action, Action::kSample);
-  // Kinds present: all, tool_name, parameter, command, cwd, agent_id,
-  // agent_type, level, any, not.
-  EXPECT_NE(json.dump().find("\"comparison\""), std::string::npos);
-  EXPECT_NE(json.dump().find("\"ci\":true"), std::string::npos);
+  const std::vector<Rule> compiled = RulesFromRaw(kEveryConditionKindRules, fixture.string(),
+                                                  Layer::kUser);
+  const nlohmann::json expected = Describe(parsed->rules);
+  EXPECT_EQ(Describe(compiled), expected);
+  ASSERT_EQ(compiled.size(), 2u);
+  EXPECT_FALSE(compiled[0].enabled);
+  EXPECT_EQ(compiled[0].action, Action::kSample);
+  EXPECT_EQ(compiled[0].reason, "why \"quoted\" \\ back\tslash, naïve");
+  // The fixture holds every kind: all, any, not, tool_name, parameter,
+  // command, cwd, agent_id, agent_type, level.
+  std::set<int> kinds;
+  auto collect = [&kinds](const Condition& condition, auto& self) -> void {
+    kinds.insert(static_cast<int>(condition.kind));
+    for (const Condition& child : condition.children) self(child, self);
+  };
+  collect(compiled[0].conditions, collect);
+  EXPECT_EQ(kinds.size(), 10u);
+  EXPECT_NE(expected.dump().find("\"ci\":true"), std::string::npos);
+  EXPECT_NE(expected.dump().find("\"regex\""), std::string::npos);
 }
 
 TEST(RuleLoader, ActionsAreCaseInsensitive) {
