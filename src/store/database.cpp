@@ -12,8 +12,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <system_error>
 
+#include "existing_wal_vfs.h"
 #include "schema.h"
 #include "togmal/util/paths.h"
 
@@ -89,6 +91,19 @@ int TruncatingCheckpoint(void* busy_timeout_ms, sqlite3* db, const char* schema,
   return SQLITE_OK;
 }
 
+// Process-wide SQLite configuration, before SQLite initialises itself on the
+// first open. Memory statistics are off: togmal never reads them, and keeping
+// them makes every allocation SQLite does take a global mutex (about a tenth
+// of the instructions of a hook's database work).
+void ConfigureSqlite() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    // SQLITE_MISUSE here only means something initialised SQLite earlier
+    // (a test linking it directly); the default is then kept, which is fine.
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+  });
+}
+
 }  // namespace
 
 std::string DescribeSqliteError(const fs::path& path, int extended_code,
@@ -134,20 +149,28 @@ Database::~Database() = default;
 Result<Database> Database::Open(const fs::path& path, OpenOptions options) {
   if (path.empty()) return Fail("database path is empty");
   std::error_code error;
-  if (fs::is_directory(path, error)) {
+  const fs::file_status status = fs::status(path, error);  // one stat for all three checks
+  if (fs::is_directory(status)) {
     return Fail("database path " + path.string() + " is a folder, not a file");
   }
-  if (options.read_only) {
-    if (!fs::exists(path, error)) {
+  if (!fs::exists(status)) {
+    if (options.read_only) {
       return Fail("no database at " + path.string() + " (nothing has been recorded yet)");
     }
-  } else if (auto created = CreateFileIfMissing(path); !created) {
-    return Fail(created.error());
+    if (auto created = CreateFileIfMissing(path); !created) return Fail(created.error());
   }
 
+  ConfigureSqlite();
   try {
-    const int flags = options.read_only ? SQLite::OPEN_READONLY : SQLite::OPEN_READWRITE;
-    auto db = std::make_unique<SQLite::Database>(path, flags, options.busy_timeout_ms);
+    int flags = options.read_only ? SQLite::OPEN_READONLY : SQLite::OPEN_READWRITE;
+    std::string vfs;
+    if (options.short_lived_writer) {
+      // The hook's one thread is the connection's only user: no mutex; and
+      // no folder fsync for a WAL that already exists (existing_wal_vfs.h).
+      flags |= SQLite::OPEN_NOMUTEX;
+      if (const char* name = ExistingWalVfs()) vfs = name;
+    }
+    auto db = std::make_unique<SQLite::Database>(path, flags, options.busy_timeout_ms, vfs);
     if (!options.read_only && sqlite3_db_readonly(db->getHandle(), "main") == 1) {
       return Fail(DescribeSqliteError(path, SQLITE_READONLY, "opened read-only"));
     }
@@ -188,6 +211,7 @@ Result<Database> Database::Open(const fs::path& path, OpenOptions options) {
 }
 
 Result<Database> Database::OpenInMemory() {
+  ConfigureSqlite();
   try {
     auto db = std::make_unique<SQLite::Database>(":memory:", SQLite::OPEN_READWRITE);
     for (const Migration& migration : Migrations()) {

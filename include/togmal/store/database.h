@@ -31,7 +31,8 @@ struct OpenOptions {
   /// close does not checkpoint the WAL into the main file. One fsync per call
   /// instead of four, no WAL and -shm files created and deleted per call,
   /// and the entry is on disk before the hook answers. The WAL is folded back
-  /// and truncated once it holds kShortLivedCheckpointFrames frames.
+  /// and truncated once it holds kShortLivedCheckpointFrames frames. The
+  /// connection has no mutex: only the thread that opened it may use it.
   bool short_lived_writer = false;
 };
 

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <SQLiteCpp/Database.h>
+#include <sqlite3.h>
 #include <SQLiteCpp/Transaction.h>
 #include <algorithm>
 #include <filesystem>
@@ -23,6 +24,17 @@ mode_t ModeOf(const std::string& path) {
   struct stat info {};
   EXPECT_EQ(::stat(path.c_str(), &info), 0) << path;
   return info.st_mode & 0777;
+}
+
+// A separate reader sees `entries` audit entries, chained and intact.
+void ExpectIntactTrail(TempDatabase& temp, int entries) {
+  auto reader = Database::Open(temp.path(), {.read_only = true});
+  ASSERT_TRUE(reader.ok()) << reader.error();
+  AuditLog log(*reader);
+  auto verify = log.Verify();
+  ASSERT_TRUE(verify.ok()) << verify.error();
+  EXPECT_TRUE(verify->ok) << verify->problem;
+  EXPECT_EQ(verify->checked, entries);
 }
 
 TEST(Database, CreatesFileAndFolderPrivately) {
@@ -72,13 +84,34 @@ TEST(Database, ShortLivedWriterSyncsEachCommitAndLeavesTheWal) {
   }
   ASSERT_TRUE(std::filesystem::exists(wal));
   EXPECT_GT(std::filesystem::file_size(wal), 0u) << "entries wait in the WAL for a checkpoint";
-  auto reader = Database::Open(temp.path(), {.read_only = true});
-  ASSERT_TRUE(reader.ok()) << reader.error();
-  AuditLog log(*reader);
-  auto verify = log.Verify();
-  ASSERT_TRUE(verify.ok()) << verify.error();
-  EXPECT_TRUE(verify->ok) << verify->problem;
-  EXPECT_EQ(verify->checked, 3);
+  ExpectIntactTrail(temp, 3);
+}
+
+TEST(Database, ShortLivedWriterOpensAnExistingWalWithoutCreatingIt) {
+  // The hook's connection uses a VFS that opens an existing WAL without the
+  // create flag (no folder fsync, store/existing_wal_vfs.h) and still creates a
+  // missing one; either way every entry is kept.
+  TempDatabase temp;
+  temp.Open();
+  const std::string wal = temp.path() + "-wal";
+  for (int i = 0; i < 4; ++i) {
+    if (i == 2) {
+      // A checkpointing close removes the WAL: the next writer must create it.
+      temp.Open();
+      ASSERT_FALSE(fs::exists(wal));
+    }
+    auto db = temp.Open({.short_lived_writer = true});
+    sqlite3_vfs* vfs = nullptr;
+    ASSERT_EQ(sqlite3_file_control(db.sql().getHandle(), "main", SQLITE_FCNTL_VFS_POINTER, &vfs),
+              SQLITE_OK);
+    ASSERT_NE(vfs, nullptr);
+    EXPECT_STREQ(vfs->zName, "togmal-existing-wal");
+    AuditLog log(db);
+    ASSERT_TRUE(log.Append({}).ok());
+    EXPECT_TRUE(fs::exists(wal)) << "call " << i;
+  }
+  EXPECT_EQ(ModeOf(wal), 0600u) << "a created WAL copies the database's mode";
+  ExpectIntactTrail(temp, 4);
 }
 
 TEST(Database, ShortLivedWritersCheckpointAsTheWalGrows) {
