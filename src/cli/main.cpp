@@ -44,16 +44,18 @@ int Main(int argc, char** argv) {
                  "Log level on stderr: trace, debug, info, warn, error, critical, off "
                  "(default: $TOGMAL_LOG or warn)");
 
-  // Every subcommand is listed, but only the one being run gets its options:
-  // defining them all was a seventh of a `togmal hook` call's instructions.
-  // Without a known name (help, a typo) every subcommand is defined.
+  // Only the subcommand being run is defined: setting up every subcommand and
+  // its options was a sixth of a `togmal hook` call's instructions. A typo or
+  // no name at all defines (and --help lists) them all; `togmal --help hook`
+  // shows the hook's help either way, as CLI11 shows the innermost one.
   const auto commands = Commands();
   const bool known = std::any_of(commands.begin(), commands.end(),
                                  [&](const CommandSpec& spec) { return spec.name == named; });
   std::vector<std::pair<CLI::App*, Action>> actions;
   for (const CommandSpec& spec : commands) {
+    if (known && spec.name != named) continue;
     CLI::App* command = app.add_subcommand(std::string(spec.name), std::string(spec.description));
-    if (!known || spec.name == named) actions.emplace_back(command, spec.define(*command));
+    actions.emplace_back(command, spec.define(*command));
   }
 
   try {

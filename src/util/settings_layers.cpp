@@ -18,7 +18,9 @@ namespace {
 YAML::Node FromJson(const nlohmann::json& value) {
   if (value.is_object()) {
     YAML::Node node(YAML::NodeType::Map);
-    for (const auto& [key, item] : value.items()) node[key] = FromJson(item);
+    // JSON keys are unique: insert without operator[]'s search of the map,
+    // which compares every existing key by value (most of this function's cost).
+    for (const auto& [key, item] : value.items()) node.force_insert(key, FromJson(item));
     return node;
   }
   if (value.is_array()) {

@@ -1,7 +1,7 @@
 // The top-level command line through the built binary. Only the subcommand a
-// command line names defines its options (cli/main.cpp), so these check that
-// every subcommand is still listed and that the global option's value is not
-// mistaken for the subcommand.
+// command line names is defined (cli/main.cpp), so these check that help still
+// lists every subcommand, that a subcommand's help shows its options, and that
+// the global option's value is not mistaken for the subcommand.
 
 #include <gtest/gtest.h>
 
@@ -31,11 +31,24 @@ TEST(CommandLine, GlobalLogLevelBeforeTheSubcommand) {
   EXPECT_NE(check.out.find("L0"), std::string::npos) << check.out;
 }
 
+TEST(CommandLine, SubcommandHelpShowsItsOwnOptions) {
+  ProcessOutput hook = RunProcess({TogmalBinary(), "hook", "--help"}, "");
+  EXPECT_EQ(hook.exit_code, 0) << hook.err;
+  EXPECT_NE(hook.out.find("--db"), std::string::npos) << hook.out;
+  EXPECT_NE(hook.out.find("PreToolUse"), std::string::npos) << hook.out;
+  // Help asked before the name is the same help (CLI11 shows the innermost).
+  ProcessOutput before = RunProcess({TogmalBinary(), "--help", "hook"}, "");
+  EXPECT_EQ(before.exit_code, 0) << before.err;
+  EXPECT_EQ(before.out, hook.out);
+}
+
 TEST(CommandLine, UnknownOrMissingSubcommandIsAUsageError) {
   EXPECT_EQ(RunProcess({TogmalBinary(), "frobnicate"}, "").exit_code, 64);
   EXPECT_EQ(RunProcess({TogmalBinary()}, "").exit_code, 64);
   // A subcommand's option on another subcommand is refused, as before.
   EXPECT_EQ(RunProcess({TogmalBinary(), "version", "--ask-timeout-ms", "5"}, "").exit_code, 64);
+  // So is a second subcommand name.
+  EXPECT_EQ(RunProcess({TogmalBinary(), "version", "hook"}, "").exit_code, 64);
 }
 
 }  // namespace

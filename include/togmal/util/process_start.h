@@ -5,9 +5,10 @@
 
 namespace togmal::util {
 
-/// Heap a hook process needs, rounded up: with 384 KB no call in bench/hook
-/// faults in more heap pages than with 768 KB.
-inline constexpr std::size_t kWarmHeapBytes = std::size_t{512} << 10;
+/// Heap a hook process needs, rounded up: with 256 KB no call in bench/hook
+/// faults in more heap pages than with 512 KB, even with 46 frames in the WAL
+/// (SQLite's WAL index and page cache grow with it; a call sees at most 64).
+inline constexpr std::size_t kWarmHeapBytes = std::size_t{256} << 10;
 
 /// Grows the malloc heap by `bytes` and maps all of it with one
 /// madvise(MADV_POPULATE_WRITE) instead of one page fault per 4 KiB page as
