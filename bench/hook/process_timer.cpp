@@ -2,8 +2,11 @@
 // minimal baseline program, alternating the two so both see the same machine
 // state (design.md §5 budget: togmal ≤ 1.5× the baseline).
 //
-//   hook_process_timer [--runs N] [--max-ratio R] TOGMAL BASELINE INPUT.json...
+//   hook_process_timer [--runs N] [--max-ratio R] [--baseline-is-togmal]
+//                      TOGMAL BASELINE INPUT.json...
 //
+// --baseline-is-togmal runs BASELINE as `BASELINE hook` too, on its own
+// database: an A/B comparison of two togmal builds in one run.
 // Each run is fork + exec with stdin from the input file and stdout/stderr to
 // /dev/null, no shell in between; 10 warm-up pairs per input, then N pairs.
 // togmal runs with an isolated database and config (a fresh temporary folder),
@@ -64,7 +67,8 @@ Sample Summarise(std::vector<double> times) {
 
 int Usage() {
   std::fprintf(stderr,
-               "usage: hook_process_timer [--runs N] [--max-ratio R] TOGMAL BASELINE INPUT.json...\n");
+               "usage: hook_process_timer [--runs N] [--max-ratio R] [--baseline-is-togmal] TOGMAL "
+               "BASELINE INPUT.json...\n");
   return 64;
 }
 
@@ -73,6 +77,7 @@ int Usage() {
 int main(int argc, char** argv) {
   int runs = 200;
   double max_ratio = 0;
+  bool baseline_is_togmal = false;
   std::vector<std::string> positional;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -80,22 +85,33 @@ int main(int argc, char** argv) {
       runs = std::atoi(argv[++i]);
     } else if (arg == "--max-ratio" && i + 1 < argc) {
       max_ratio = std::atof(argv[++i]);
+    } else if (arg == "--baseline-is-togmal") {
+      baseline_is_togmal = true;
     } else {
       positional.push_back(arg);
     }
   }
   if (positional.size() < 3 || runs < 1) return Usage();
 
-  char scratch_template[] = "/tmp/togmal-hook-bench-XXXXXX";
-  if (mkdtemp(scratch_template) == nullptr) return 70;
+  // TMPDIR picks the file system the database lives on (e.g. /dev/shm to
+  // take the disk's sync cost out of the comparison).
+  const char* tmpdir = std::getenv("TMPDIR");
+  std::string scratch_template =
+      std::string(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp") +
+      "/togmal-hook-bench-XXXXXX";
+  if (mkdtemp(scratch_template.data()) == nullptr) return 70;
   const fs::path scratch = scratch_template;
   setenv("TOGMAL_DB", (scratch / "togmal.db").c_str(), 1);
   setenv("XDG_CONFIG_HOME", (scratch / "config").c_str(), 1);
   setenv("XDG_DATA_HOME", (scratch / "data").c_str(), 1);
   unsetenv("TOGMAL_LOG");
 
-  const std::vector<std::string> togmal = {positional[0], "hook"};
-  const std::vector<std::string> baseline = {positional[1]};
+  std::vector<std::string> togmal = {positional[0], "hook"};
+  std::vector<std::string> baseline = {positional[1]};
+  if (baseline_is_togmal) {
+    togmal = {positional[0], "hook", "--db", (scratch / "a.db").string()};
+    baseline = {positional[1], "hook", "--db", (scratch / "b.db").string()};
+  }
   bool over_budget = false;
   std::printf("%-24s %12s %12s %12s %12s %7s\n", "input", "base med µs", "base p90 µs",
               "togmal med", "togmal p90", "ratio");
