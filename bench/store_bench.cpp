@@ -56,7 +56,10 @@ AuditEntry HookDecision(int64_t n) {
 void BM_AuditAppendOpenClose(benchmark::State& state) {
   BenchDatabase bench;
   { auto created = Database::Open(bench.path()); }
-  const togmal::store::OpenOptions options{.short_lived_writer = state.range(0) == 1};
+  // 0: a default connection; 1: the hook's (audit.sync: normal); 2: the
+  // hook's with audit.sync: full.
+  const togmal::store::OpenOptions options{.sync_every_commit = state.range(0) == 2,
+                                           .short_lived_writer = state.range(0) >= 1};
   int64_t n = 0;
   for (auto _ : state) {
     auto db = Database::Open(bench.path(), options);
@@ -73,7 +76,7 @@ void BM_AuditAppendOpenClose(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_AuditAppendOpenClose)->Arg(1)->Arg(0)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_AuditAppendOpenClose)->Arg(1)->Arg(2)->Arg(0)->Unit(benchmark::kMicrosecond);
 
 void BM_AuditAppendOpenConnection(benchmark::State& state) {
   BenchDatabase bench;

@@ -58,7 +58,8 @@ int Serve(const ServeOptions& options) {
   }
   // The database opens on first use, so probing clients start fast.
   tools::TaxonomyToolsOptions store_options;
-  store_options.database = std::make_shared<store::SharedDatabase>(options.db.Resolve());
+  store_options.database = std::make_shared<store::SharedDatabase>(
+      options.db.Resolve(), store::OpenOptions{.sync_every_commit = settings->audit_sync_full});
   store_options.capacity = settings->taxonomy_capacity;
   store_options.audit.store_raw_input = settings->audit_store_raw_input;
   store_options.database->OnFirstOpen([days = settings->audit_retention_days](store::Database& db) {

@@ -87,19 +87,25 @@ std::string RunPreToolUse(std::string_view input, const HookOptions& options) {
     auto latency = std::chrono::duration_cast<std::chrono::microseconds>(
                        std::chrono::steady_clock::now() - started)
                        .count();
+    // The safe reading of audit settings the hook cannot read: redaction
+    // (the default) and an fsync per entry. The call is still answered.
+    store::AuditOptions audit_options;
+    bool sync_every_commit = true;
+    if (layers) {
+      if (auto store_settings = store::StoreSettingsFrom(*layers)) {
+        audit_options.store_raw_input = store_settings->audit_store_raw_input;
+        sync_every_commit = store_settings->audit_sync_full;
+      } else {
+        spdlog::warn("{} (redacting inputs and syncing every entry)", store_settings.error());
+      }
+    }
     std::filesystem::path path =
         options.database.empty() ? store::DefaultDatabasePath() : options.database;
-    auto database = store::Database::Open(path, {.short_lived_writer = true});
+    auto database = store::Database::Open(
+        path, {.sync_every_commit = sync_every_commit, .short_lived_writer = true});
     if (!database) {
       TightenForAuditFailure(decision, database.error());
     } else {
-      store::AuditOptions audit_options;
-      if (layers) {
-        // Broken settings were already reported by the decision; redacting
-        // (the default) is the safe reading of them.
-        auto store_settings = store::StoreSettingsFrom(*layers);
-        if (store_settings) audit_options.store_raw_input = store_settings->audit_store_raw_input;
-      }
       store::AuditLog log(*database, audit_options);
       RecordDecision(&log, call, decision, "hook", latency);
     }

@@ -189,18 +189,18 @@ Result<Database> Database::Open(const fs::path& path, OpenOptions options) {
       }
       Migrate(*db, version);
     }
+    if (!options.read_only) {
+      // Per connection, no I/O. In WAL mode NORMAL survives a killed process;
+      // only a power loss or OS crash can lose the commits since the last
+      // checkpoint (which syncs the WAL and the database).
+      db->exec(options.sync_every_commit ? "PRAGMA synchronous = FULL"
+                                         : "PRAGMA synchronous = NORMAL");
+    }
     if (!options.read_only && options.short_lived_writer) {
       sqlite3_db_config(db->getHandle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
-      db->exec("PRAGMA synchronous = FULL");
       // Replaces SQLite's auto-checkpoint (see TruncatingCheckpoint).
       sqlite3_wal_hook(db->getHandle(), TruncatingCheckpoint,
                        reinterpret_cast<void*>(static_cast<std::intptr_t>(options.busy_timeout_ms)));
-    } else if (!options.read_only) {
-      // Per connection, no I/O. In WAL mode NORMAL survives a killed process
-      // (only a power loss can lose the last commits); `serve` appends at
-      // thousands per second and could not fsync each one. Its last close
-      // checkpoints, which syncs everything.
-      db->exec("PRAGMA synchronous = NORMAL");
     }
     return Database(std::move(db), path, options.read_only);
   } catch (const SQLite::Exception& e) {

@@ -51,6 +51,13 @@ Result<StoreSettings> StoreSettingsFrom(const util::SettingsLayer& layer, StoreS
           return Fail(Where(file_name, raw) + ": audit.store_raw_input must be true or false");
         }
       }
+      if (const YAML::Node sync = audit["sync"]; sync) {
+        const std::string value = sync.IsScalar() ? sync.Scalar() : "";
+        if (value != "normal" && value != "full") {
+          return Fail(Where(file_name, sync) + ": audit.sync must be normal or full");
+        }
+        base.audit_sync_full = value == "full";
+      }
     }
     if (const YAML::Node taxonomy = root["taxonomy"]; taxonomy && taxonomy.IsMap()) {
       if (auto read = Read<int64_t>(taxonomy, "capacity", file_name, "taxonomy.capacity", 1,

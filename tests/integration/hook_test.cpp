@@ -144,6 +144,23 @@ TEST_F(HookProcess, OnErrorDenyIsHonoured) {
   EXPECT_EQ(Decision(Hook("[]")), "deny");
 }
 
+TEST_F(HookProcess, AuditSyncSettingKeepsEveryEntry) {
+  // audit.sync only decides when entries are forced to the disk: with full,
+  // normal, or a value the hook cannot read (then full, and a warning on
+  // stderr), every call is answered and recorded.
+  fs::create_directories(root_ / "config/togmal");
+  const json call = Event("Bash", {{"command", "git status"}});
+  for (const char* sync : {"full", "normal", "sometimes"}) {
+    std::ofstream(root_ / "config/togmal/settings.yaml") << "audit:\n  sync: " << sync << "\n";
+    auto result = RunProcess({TogmalBinary(), "hook"}, call.dump(), env_, std::chrono::seconds(60));
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(Decision(json::parse(result.out)), "allow") << sync;
+    EXPECT_EQ(result.err.find("audit.sync") != std::string::npos, std::string(sync) == "sometimes")
+        << sync << ": " << result.err;
+  }
+  EXPECT_EQ(Audit().size(), 3u);
+}
+
 TEST_F(HookProcess, OneMegabyteCommandIsJudged) {
   std::string command = "echo " + std::string(1 << 20, 'a') + " && rm -rf /";
   auto started = std::chrono::steady_clock::now();

@@ -26,11 +26,15 @@ struct OpenOptions {
   bool read_only = false;
   /// How long a writer waits for another process's lock before failing.
   int busy_timeout_ms = 5000;
+  /// fsync every commit before it returns (synchronous = FULL; settings:
+  /// `audit.sync: full`). Otherwise (NORMAL) a commit is in the WAL, readable
+  /// by every process and safe from this one crashing, and reaches the disk
+  /// at the next checkpoint or kernel write-back: a power loss or OS crash can
+  /// lose the last commits, never corrupt the database.
+  bool sync_every_commit = false;
   /// For a process that opens, writes one entry and exits (`togmal hook`):
-  /// each commit is fsynced before it returns (synchronous = FULL), and the
-  /// close does not checkpoint the WAL into the main file. One fsync per call
-  /// instead of four, no WAL and -shm files created and deleted per call,
-  /// and the entry is on disk before the hook answers. The WAL is folded back
+  /// the close does not checkpoint the WAL into the main file (no WAL and -shm
+  /// files created and deleted, no fsyncs, per call); the WAL is folded back
   /// and truncated once it holds kShortLivedCheckpointFrames frames. The
   /// connection has no mutex: only the thread that opened it may use it.
   bool short_lived_writer = false;

@@ -16,6 +16,7 @@ namespace togmal::store {
 struct StoreSettings {
   int audit_retention_days = 90;       ///< audit.retention_days; 0 keeps everything
   bool audit_store_raw_input = false;  ///< audit.store_raw_input
+  bool audit_sync_full = false;        ///< audit.sync: "full" (true) or "normal"
   int64_t taxonomy_capacity = 1000;    ///< taxonomy.capacity
 };
 

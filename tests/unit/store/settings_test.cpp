@@ -14,6 +14,22 @@ TEST(StoreSettings, DefaultsComeFromTheEmbeddedFile) {
   EXPECT_EQ(parsed->taxonomy_capacity, 1000);
   EXPECT_EQ(parsed->audit_retention_days, 90);
   EXPECT_FALSE(parsed->audit_store_raw_input);
+  EXPECT_FALSE(parsed->audit_sync_full) << "audit.sync: normal";
+}
+
+TEST(StoreSettings, AuditSyncIsNormalOrFull) {
+  auto full = ParseStoreSettings("audit:\n  sync: full\n", "user.yaml");
+  ASSERT_TRUE(full.ok()) << full.error();
+  EXPECT_TRUE(full->audit_sync_full);
+  auto normal = ParseStoreSettings("audit:\n  sync: normal\n", "user.yaml", *full);
+  ASSERT_TRUE(normal.ok()) << normal.error();
+  EXPECT_FALSE(normal->audit_sync_full);
+  for (const char* bad : {"audit:\n  sync: always\n", "audit:\n  sync: [full]\n",
+                          "audit:\n  sync: FULL\n"}) {
+    auto parsed = ParseStoreSettings(bad, "user.yaml");
+    ASSERT_FALSE(parsed.ok()) << bad;
+    EXPECT_EQ(parsed.error(), "user.yaml:2: audit.sync must be normal or full") << bad;
+  }
 }
 
 TEST(StoreSettings, OverridesApplyOnTopOfTheBase) {
