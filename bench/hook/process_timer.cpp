@@ -7,11 +7,12 @@
 //
 // --baseline-is-togmal runs BASELINE as `BASELINE hook` too, on its own
 // database: an A/B comparison of two togmal builds in one run.
+//
 // Each run is fork + exec with stdin from the input file and stdout/stderr to
 // /dev/null, no shell in between; 10 warm-up pairs per input, then N pairs.
 // togmal runs with an isolated database and config (a fresh temporary folder),
 // so it pays what a real first-time hook pays on every call: open the database,
-// append the audit entry durably, close. Prints the median and 90th percentile
+// append the audit entry, close. Prints the median and 90th percentile
 // of each and the ratio of the medians; exits 1 when a ratio exceeds
 // --max-ratio (0 = report only).
 #include <fcntl.h>

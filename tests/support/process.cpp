@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <string_view>
 
 extern char** environ;
 
@@ -25,8 +26,51 @@ int ToExitCode(int status) {
   return -1;
 }
 
+// The environment a child gets: ours with `changes` applied.
+std::vector<std::string> ChildEnvironment(const EnvChanges& changes) {
+  std::vector<std::string> result;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string_view text = *entry;
+    const std::string name(text.substr(0, text.find('=')));
+    if (changes.find(name) == changes.end()) result.emplace_back(text);
+  }
+  for (const auto& [name, value] : changes) {
+    if (value) result.push_back(name + "=" + *value);
+  }
+  return result;
+}
+
+// `program` itself when it names a path, else the first executable of that
+// name on $PATH (as execvp would find it), or `program` when there is none.
+std::string ResolveProgram(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+  while (true) {
+    const std::size_t colon = dirs.find(':');
+    std::string dir(dirs.substr(0, colon));
+    std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    if (colon == std::string_view::npos) return program;
+    dirs.remove_prefix(colon + 1);
+  }
+}
+
+// Everything the child needs is built before fork(): the tests start
+// processes from several threads at once, and a child of a multi-threaded
+// parent may only make async-signal-safe calls before exec. setenv() or a
+// vector's malloc there deadlocks when another thread held the allocator's
+// lock at the fork (it did, under ASan: hooks killed after 60 s).
 pid_t Spawn(const std::vector<std::string>& argv, const EnvChanges& env, int* in, int* out,
             int* err) {
+  const std::string program = ResolveProgram(argv.at(0));
+  std::vector<char*> args;
+  for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  const std::vector<std::string> environment = ChildEnvironment(env);
+  std::vector<char*> envp;
+  for (const auto& entry : environment) envp.push_back(const_cast<char*>(entry.c_str()));
+  envp.push_back(nullptr);
   int pin[2], pout[2], perr[2];
   if (pipe2(pin, O_CLOEXEC) != 0 || pipe2(pout, O_CLOEXEC) != 0 || pipe2(perr, O_CLOEXEC) != 0) {
     throw std::runtime_error("pipe failed");
@@ -37,13 +81,7 @@ pid_t Spawn(const std::vector<std::string>& argv, const EnvChanges& env, int* in
     dup2(pin[0], 0);
     dup2(pout[1], 1);
     dup2(perr[1], 2);
-    for (const auto& [name, value] : env) {
-      if (value) setenv(name.c_str(), value->c_str(), 1); else unsetenv(name.c_str());
-    }
-    std::vector<char*> args;
-    for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
+    execve(program.c_str(), args.data(), envp.data());
     _exit(127);
   }
   close(pin[0]);
