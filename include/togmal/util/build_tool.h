@@ -85,7 +85,7 @@ inline std::string CppString(std::string_view text) {
 /// of util::RawList.
 class ArrayEmitter {
  public:
-  /// A named static array of `count` items, each already followed by ", ";
+  /// A named static array of `count` items, each already followed by a comma;
   /// returns `{kN, count}`.
   std::string Array(const std::string& type, const std::string& items, std::size_t count) {
     const int id = next_++;

@@ -4,8 +4,8 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <set>
 #include <fstream>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>

@@ -4,8 +4,8 @@
 #include <sys/stat.h>
 
 #include <SQLiteCpp/Database.h>
-#include <sqlite3.h>
 #include <SQLiteCpp/Transaction.h>
+#include <sqlite3.h>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
