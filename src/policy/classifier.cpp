@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "tables.h"
+#include "togmal/util/glob.h"
 #include "togmal/util/paths.h"
 
 namespace togmal::policy {
@@ -132,7 +133,7 @@ bool AnyFlag(const ArgView& view, const std::vector<std::string>& flags) {
 bool ArgMatches(const std::vector<std::string>& patterns, std::string_view arg) {
   const std::string normalized = NormalizePath(arg);
   for (const std::string& pattern : patterns) {
-    if (pattern == arg || GlobMatch(pattern, arg) || GlobMatch(pattern, normalized)) return true;
+    if (pattern == arg || util::GlobMatches(pattern, arg) || util::GlobMatches(pattern, normalized)) return true;
   }
   return false;
 }
@@ -168,7 +169,7 @@ const CommandNode* FindChild(const CommandNode& node, std::string_view name) {
     if (child.name == name) return &child;
   }
   for (const CommandNode& child : node.subcommands) {
-    if (child.name.find_first_of("*?") != std::string::npos && GlobMatch(child.name, name)) {
+    if (child.name.find_first_of("*?") != std::string::npos && util::GlobMatches(child.name, name)) {
       return &child;
     }
   }
@@ -851,7 +852,7 @@ const ToolEntry* FindTool(const Tables& tables, std::string_view name) {
   // The most specific (longest) pattern wins: mcp__github__* before mcp__*.
   const ToolEntry* best = nullptr;
   for (const ToolEntry& tool : tables.tools) {
-    if (tool.name.find_first_of("*?") != std::string::npos && GlobMatch(tool.name, name) &&
+    if (tool.name.find_first_of("*?") != std::string::npos && util::GlobMatches(tool.name, name) &&
         (best == nullptr || tool.name.size() > best->name.size())) {
       best = &tool;
     }

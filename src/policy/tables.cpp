@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <functional>
 
+#include "togmal/util/glob.h"
+
 namespace togmal::policy {
 namespace {
 
@@ -337,43 +339,6 @@ class Loader {
   std::string_view source_;
 };
 
-bool GlobAt(std::string_view p, std::string_view t, int& budget) {
-  // Recursive matcher with a step budget so that hostile patterns or texts
-  // cannot make it slow; patterns come from our tables and are short.
-  while (!p.empty()) {
-    if (--budget <= 0) return false;
-    const char c = p.front();
-    if (c == '*') {
-      const bool cross = p.size() > 1 && p[1] == '*';
-      std::string_view rest = p.substr(cross ? 2 : 1);
-      if (cross && !rest.empty() && rest.front() == '/') {
-        // `**/x` also matches `x` (zero components).
-        if (GlobAt(rest.substr(1), t, budget)) return true;
-      }
-      for (std::size_t i = 0; i <= t.size(); ++i) {
-        if (GlobAt(rest, t.substr(i), budget)) return true;
-        if (budget <= 0) return false;
-        if (i < t.size() && !cross && t[i] == '/') return false;
-      }
-      return false;
-    }
-    if (t.empty()) return false;
-    if (c == '?') {
-      if (t.front() == '/') return false;
-    } else {
-      char literal = c;
-      if (c == '\\' && p.size() > 1) {
-        p.remove_prefix(1);
-        literal = p.front();
-      }
-      if (literal != t.front()) return false;
-    }
-    p.remove_prefix(1);
-    t.remove_prefix(1);
-  }
-  return t.empty();
-}
-
 }  // namespace
 
 Result<void> ParseTables(std::string_view yaml, std::string_view source, Tables& tables) {
@@ -392,12 +357,6 @@ Result<void> ParseTables(std::string_view yaml, std::string_view source, Tables&
     if (error.mark.line >= 0) where += ":" + std::to_string(error.mark.line + 1);
     return Fail(where + ": " + error.msg);
   }
-}
-
-bool GlobMatch(std::string_view pattern, std::string_view text) {
-  if (text.size() > 4096) return false;  // no real path is this long
-  int budget = 20000;  // shared by the recursion: bounded time whatever the input
-  return GlobAt(pattern, text, budget);
 }
 
 std::string NormalizePath(std::string_view path) {
@@ -429,10 +388,10 @@ bool PathListMatches(const std::vector<std::string>& patterns, std::string_view 
   const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
   for (const std::string& pattern : patterns) {
     if (pattern.find('/') == std::string::npos) {
-      if (GlobMatch(pattern, name)) return true;
+      if (util::GlobMatches(pattern, name)) return true;
     } else if (pattern.front() == '/' || pattern.front() == '~') {
-      if (GlobMatch(pattern, path)) return true;
-    } else if (GlobMatch(pattern, path) || GlobMatch("**/" + pattern, path)) {
+      if (util::GlobMatches(pattern, path)) return true;
+    } else if (util::GlobMatches(pattern, path) || util::GlobMatches("**/" + pattern, path)) {
       return true;
     }
   }

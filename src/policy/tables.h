@@ -198,10 +198,6 @@ CommandNode NodeFromRaw(const RawCommandNode& raw);
 /// The built-in tables as compiled at build time.
 extern const CompiledTables kCompiledTables;
 
-/// Glob match: `*` and `?` stay within one path component, `**` crosses
-/// components, `\x` is a literal x.
-bool GlobMatch(std::string_view pattern, std::string_view text);
-
 /// Path-list match: a pattern without '/' matches the file name; one with
 /// '/' matches the whole path, or its tail when not anchored at / or ~.
 bool PathListMatches(const std::vector<std::string>& patterns, std::string_view normalized_path);

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "togmal/rules/glob.h"
+#include "togmal/util/glob.h"
 #include "togmal/util/result.h"
 
 namespace re2 {
@@ -58,7 +58,7 @@ class LazyRegex {
 /// One way to match a string: a glob (the default for plain strings in YAML)
 /// or an RE2 regex (`{regex: …}`, and always for `command`).
 struct Pattern {
-  std::optional<Glob> glob;
+  std::optional<util::Glob> glob;
   std::shared_ptr<LazyRegex> regex;
 
   std::string Describe() const;  ///< `glob "x"` or `regex "x"`

@@ -1,9 +1,9 @@
-#include "togmal/rules/glob.h"
+#include "togmal/util/glob.h"
 
 #include <algorithm>
 #include <cctype>
 
-namespace togmal::rules {
+namespace togmal::util {
 namespace {
 
 char Fold(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
@@ -142,4 +142,4 @@ bool Glob::Matches(std::string_view text) const {
   return states[tokens_.size()] != 0;
 }
 
-}  // namespace togmal::rules
+}  // namespace togmal::util

@@ -1,5 +1,6 @@
 #pragma once
-/// Shell-style globs for rule conditions (tool names, paths, cwd, agents).
+/// Shell-style globs: rule conditions (tool names, paths, cwd, agents) and the
+/// classifier's path tables use this one matcher.
 ///
 /// `*` matches any run of characters except `/`, `**` any run including `/`,
 /// `?` one character except `/`, `[abc]`/`[a-z]`/`[!x]` one character of a set,
@@ -13,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace togmal::rules {
+namespace togmal::util {
 
 class Glob {
  public:
@@ -45,4 +46,9 @@ class Glob {
   std::vector<Token> tokens_;
 };
 
-}  // namespace togmal::rules
+/// One-off match of `text` against `pattern` (compiles the pattern each call).
+inline bool GlobMatches(std::string_view pattern, std::string_view text) {
+  return Glob(pattern).Matches(text);
+}
+
+}  // namespace togmal::util

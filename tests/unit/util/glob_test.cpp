@@ -1,10 +1,10 @@
-#include "togmal/rules/glob.h"
+#include "togmal/util/glob.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace togmal::rules {
+namespace togmal::util {
 namespace {
 
 struct GlobCase {
@@ -52,4 +52,4 @@ TEST(Glob, IsLinearOnHugeInput) {
 }
 
 }  // namespace
-}  // namespace togmal::rules
+}  // namespace togmal::util
