@@ -8,7 +8,9 @@
 #include <set>
 #include <sstream>
 
+#include "togmal/util/config_file.h"
 #include "togmal/util/embedded.h"
+#include "togmal/util/yaml.h"
 #include "togmal/util/paths.h"
 
 namespace togmal::analysis {
@@ -286,9 +288,10 @@ const InterventionSpec* Catalogue::FindIntervention(std::string_view type) const
 
 Result<Catalogue> ParseCatalogue(std::string_view yaml, std::string_view file_name) {
   Parser parser(file_name);
+  auto parsed = util::ParseYaml(yaml, file_name);  // bounded: aliases, depth
+  if (!parsed) return Fail(parsed.error());
   try {
-    const YAML::Node root = YAML::Load(std::string(yaml));
-    return ParseDocument(parser, root, file_name);
+    return ParseDocument(parser, *parsed, file_name);
   } catch (const YAML::Exception& e) {
     return Fail(std::string(file_name) + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
@@ -296,14 +299,9 @@ Result<Catalogue> ParseCatalogue(std::string_view yaml, std::string_view file_na
 
 Result<Catalogue> LoadCatalogue() {
   const std::filesystem::path user = util::ConfigDir() / std::string(kFileName);
-  std::error_code ec;
-  if (std::filesystem::exists(user, ec)) {
-    std::ifstream in(user, std::ios::binary);
-    if (!in) return Fail("cannot read " + user.string());
-    std::ostringstream text;
-    text << in.rdbuf();
-    return ParseCatalogue(text.str(), user.string());
-  }
+  auto text = util::ReadConfigFile(user);  // a FIFO or device must not hang us
+  if (!text) return Fail(text.error());
+  if (*text) return ParseCatalogue(**text, user.string());
   auto embedded = util::FindEmbeddedFile(kFileName);
   if (!embedded) return Fail("detectors.yaml is not embedded in this binary");
   return ParseCatalogue(*embedded, "detectors.yaml (built in)");

@@ -1,7 +1,6 @@
-// `togmal check`: classify one tool call or shell command and print the
-// level, the decision it maps to and the reasons.
-
-#include <unistd.h>
+// `togmal check`: what would happen to one tool call or shell command, decided
+// exactly as the hook decides it (check::Judge: classifier, rules, the
+// hook.levels mapping), without recording anything.
 
 #include <filesystem>
 #include <iostream>
@@ -13,7 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include "command.h"
-#include "togmal/policy/classifier.h"
+#include "togmal/check/judge.h"
+#include "togmal/util/json_parse.h"
+#include "togmal/util/settings_layers.h"
+#include "togmal/util/text.h"
 
 namespace togmal::cli {
 namespace {
@@ -25,17 +27,23 @@ struct CheckOptions {
   std::string input;
 };
 
-void PrintText(const policy::Classification& result) {
-  const policy::Finding& deciding = result.Deciding();
-  std::cout << policy::LevelName(result.level) << ' '
-            << policy::DecisionName(policy::DefaultDecision(result.level)) << ": " << deciding.why;
-  if (!deciding.segment.empty()) std::cout << "  [" << deciding.segment << ']';
-  std::cout << '\n';
-  if (result.findings.size() > 1) {
+// The reason without its "togmal L2: " prefix: the line starts with the level.
+std::string_view WithoutPrefix(std::string_view reason) {
+  if (reason.starts_with("togmal L") && reason.size() > 11 && reason.substr(9, 2) == ": ") {
+    return reason.substr(11);
+  }
+  return reason;
+}
+
+void PrintText(const rules::Decision& decision) {
+  std::cout << policy::LevelName(decision.level) << ' '
+            << rules::PermissionName(decision.permission) << ": "
+            << WithoutPrefix(decision.reason) << '\n';
+  if (decision.findings.size() > 1 || decision.source != rules::Source::kClassifier) {
     std::cout << "reasons:\n";
-    for (const policy::Finding& finding : result.findings) {
+    for (const policy::Finding& finding : decision.findings) {
       std::cout << "  " << policy::LevelName(finding.level) << "  " << finding.why;
-      if (!finding.segment.empty()) std::cout << "  [" << finding.segment << ']';
+      if (!finding.segment.empty()) std::cout << "  [" << util::OneLine(finding.segment, 160) << ']';
       std::cout << '\n';
     }
   }
@@ -65,8 +73,8 @@ Action DefineCheck(CLI::App& command) {
       std::error_code error;
       options->cwd = std::filesystem::current_path(error).string();
     }
-    const policy::Classifier& classifier = policy::Classifier::Default();
-    policy::Classification result;
+    check::ToolCallRequest call;
+    call.cwd = options->cwd;
     if (!options->tool.empty()) {
       if (!words.empty()) {
         std::cerr << "togmal check: give either --tool/--input or a command, not both\n";
@@ -76,13 +84,16 @@ Action DefineCheck(CLI::App& command) {
       if (!options->input.empty()) {
         std::string text = options->input;
         if (text == "-") text.assign(std::istreambuf_iterator<char>(std::cin), {});
-        input = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-        if (input.is_discarded() || !input.is_object()) {
-          std::cerr << "togmal check: --input is not a JSON object\n";
+        auto parsed = util::ParseJson(text);
+        if (!parsed || !parsed->is_object()) {
+          std::cerr << "togmal check: --input is not a JSON object"
+                    << (parsed ? std::string() : ": " + parsed.error()) << "\n";
           return kExitDataErr;
         }
+        input = std::move(*parsed);
       }
-      result = classifier.Classify({options->tool, std::move(input), options->cwd});
+      call.tool_name = options->tool;
+      call.tool_input = std::move(input);
     } else {
       if (!options->input.empty()) {
         std::cerr << "togmal check: --input needs --tool\n";
@@ -103,12 +114,26 @@ Action DefineCheck(CLI::App& command) {
         std::cerr << "togmal check: no command given (use '-' to read it from stdin)\n";
         return kExitUsage;
       }
-      result = classifier.ClassifyCommand(text, options->cwd);
+      call.tool_name = "Bash";
+      call.tool_input = {{"command", text}};
     }
+    util::SettingsLayers layers = util::LoadSettingsLayers();
+    for (const std::string& why : layers.ignored) std::cerr << "warning: " << why << "\n";
+    auto policy = check::LoadPolicy(call.cwd, layers.layers);
+    if (!policy) {
+      std::cerr << "togmal check: " << policy.error() << "\n";
+      return kExitConfig;
+    }
+    for (const std::string& why : policy->warnings) std::cerr << "warning: " << why << "\n";
+    for (const std::string& why : policy->rules->ignored) std::cerr << "warning: " << why << "\n";
+    const check::Judge judge({.via = "cli", .recording = check::Recording::kWhatIf});
+    const rules::Decision decision = judge.Decide(call, *policy).decision;
     if (options->json) {
-      std::cout << policy::ToJson(result).dump() << '\n';
+      nlohmann::json out = rules::DecisionJson(decision);
+      out["why"] = std::string(WithoutPrefix(decision.reason));
+      std::cout << util::DumpJson(out) << '\n';
     } else {
-      PrintText(result);
+      PrintText(decision);
     }
     return kExitOk;
   };

@@ -11,10 +11,13 @@
 #include <vector>
 
 #include "command.h"
-#include "togmal/hook/checker.h"
-#include "togmal/hook/tool_call.h"
+#include "togmal/check/judge.h"
 #include "togmal/rules/decision.h"
 #include "togmal/rules/rule_loader.h"
+#include "togmal/util/config_file.h"
+#include "togmal/util/json_parse.h"
+#include "togmal/util/settings_layers.h"
+#include "togmal/util/yaml.h"
 
 namespace togmal::cli {
 namespace {
@@ -38,11 +41,9 @@ int Validate(const std::string& file) {
     std::cout << file << ": " << parsed->rules.size() << " rules, valid\n";
     return kExitOk;
   }
-  auto settings = rules::LoadDecisionSettings();
-  if (!settings) {
-    std::cerr << settings.error() << "\n";
-    return kExitConfig;
-  }
+  util::SettingsLayers layers = util::LoadSettingsLayers();
+  std::vector<std::string> settings_errors = layers.ignored;
+  rules::DecisionSettingsFrom(layers.layers, settings_errors);
   rules::LoadOptions load;
   load.cwd = CurrentDir();
   load.compile_regexes = true;
@@ -57,19 +58,32 @@ int Validate(const std::string& file) {
     std::cout << source << ": " << count << " rules in force\n";
   }
   for (const std::string& warning : set->warnings) std::cout << "warning: " << warning << "\n";
+  // A broken file is left out of the policy (never loosening it), but
+  // validation must say so and fail.
+  for (const std::string& error : set->ignored) std::cerr << error << "\n";
+  for (const std::string& error : settings_errors) std::cerr << error << "\n";
+  if (!set->ignored.empty() || !settings_errors.empty()) return kExitDataErr;
   std::cout << set->rules.size() << " rules, valid\n";
   return kExitOk;
 }
 
-// Decides like the hook does (SAMPLE stays visible as such).
-Result<rules::Decision> Explain(const hook::ToolCallRequest& call) {
-  auto settings = rules::LoadDecisionSettings();
-  if (!settings) return Fail(settings.error());
-  rules::LoadOptions load;
-  load.cwd = call.cwd;
-  auto set = rules::LoadRules(load);
-  if (!set) return Fail(set.error());
-  return hook::CheckToolCall(call, *set, *settings);
+// Decides exactly as the hook does, recording nothing; a SAMPLE stays visible
+// as such (the hook then asks; `serve` asks the client's model).
+Result<rules::Decision> Explain(const check::ToolCallRequest& call) {
+  util::SettingsLayers layers = util::LoadSettingsLayers();
+  for (const std::string& why : layers.ignored) std::cerr << "warning: " << why << "\n";
+  auto policy = check::LoadPolicy(call.cwd, layers.layers);
+  if (!policy) return Fail(policy.error());
+  for (const std::string& why : policy->warnings) std::cerr << "warning: " << why << "\n";
+  for (const std::string& why : policy->rules->ignored) std::cerr << "warning: " << why << "\n";
+  const check::Judge judge({.via = "cli",
+                            .recording = check::Recording::kWhatIf,
+                            .audit = {},
+                            .resolve_sample = [](const check::ToolCallRequest&,
+                                                 rules::Decision&) { return true; }});
+  rules::Decision decision = judge.Decide(call, *policy).decision;
+  if (decision.source == rules::Source::kError) return Fail(decision.reason);
+  return decision;
 }
 
 std::string Outcome(const rules::Decision& decision) {
@@ -87,11 +101,12 @@ struct ExplainOptions {
 };
 
 int RunExplain(const ExplainOptions& options) {
-  hook::ToolCallRequest call;
+  check::ToolCallRequest call;
   call.tool_name = options.tool;
   call.cwd = options.cwd.empty() ? CurrentDir() : options.cwd;
-  call.tool_input = json::parse(options.input, nullptr, /*allow_exceptions=*/false);
-  if (!call.tool_input.is_object()) {
+  auto input = util::ParseJson(options.input);
+  if (input) call.tool_input = std::move(*input);
+  if (!input || !call.tool_input.is_object()) {
     std::cerr << "--input must be a JSON object, e.g. '{\"command\": \"ls\"}'\n";
     return kExitUsage;
   }
@@ -113,7 +128,7 @@ int RunExplain(const ExplainOptions& options) {
   if (Outcome(*decision) == "sample") {
     std::cout << " (the hook asks; `serve` asks the client's model when it can)";
   }
-  std::cout << "\nlevel:      " << rules::LevelName(decision->level) << "\ndecided by: ";
+  std::cout << "\nlevel:      " << policy::LevelName(decision->level) << "\ndecided by: ";
   if (decision->source == rules::Source::kRule) {
     std::cout << "rule " << decision->rule_id << " (" << decision->rule_where << ")\n";
   } else {
@@ -127,45 +142,26 @@ int RunExplain(const ExplainOptions& options) {
     std::cout << "guidance:   " << decision->sampling_guidance << "\n";
   }
   std::cout << "findings:\n";
-  for (const rules::Finding& finding : decision->findings) {
-    std::cout << "  " << rules::LevelName(finding.level) << "  " << finding.why;
+  for (const policy::Finding& finding : decision->findings) {
+    std::cout << "  " << policy::LevelName(finding.level) << "  " << finding.why;
     if (!finding.segment.empty()) std::cout << "  [" << finding.segment.substr(0, 120) << "]";
     std::cout << "\n";
   }
   return kExitOk;
 }
 
-// The YAML of a test case as JSON (tool inputs are JSON objects).
-json ToJson(const YAML::Node& node) {
-  if (node.IsMap()) {
-    json object = json::object();
-    for (const auto& entry : node) object[entry.first.Scalar()] = ToJson(entry.second);
-    return object;
-  }
-  if (node.IsSequence()) {
-    json array = json::array();
-    for (const YAML::Node& item : node) array.push_back(ToJson(item));
-    return array;
-  }
-  if (node.IsNull()) return nullptr;
-  // Plain scalars that look like numbers or booleans become them; quoted stay strings.
-  if (node.Tag() == "?") {
-    const std::string& text = node.Scalar();
-    if (text == "true" || text == "false") return text == "true";
-    json number = json::parse(text, nullptr, false);
-    if (number.is_number()) return number;
-  }
-  return node.Scalar();
-}
-
 int RunTests(const std::string& file, const std::string& default_cwd) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(file);
-  } catch (const YAML::Exception& e) {
-    std::cerr << file << ":" << e.mark.line + 1 << ": " << e.msg << "\n";
+  auto text = util::ReadConfigFile(file);
+  if (!text || !*text) {
+    std::cerr << (text ? file + ": no such file" : text.error()) << "\n";
     return kExitDataErr;
   }
+  auto parsed = util::ParseYaml(**text, file);
+  if (!parsed) {
+    std::cerr << parsed.error() << "\n";
+    return kExitDataErr;
+  }
+  const YAML::Node& root = *parsed;
   YAML::Node cases = root.IsMap() ? root["cases"] : root;
   if (!cases || !cases.IsSequence()) {
     std::cerr << file << ":1: expected a list of cases (or `cases:` with one)\n";
@@ -185,10 +181,10 @@ int RunTests(const std::string& file, const std::string& default_cwd) {
       std::cerr << where << ": expect must be allow, ask, deny or sample, got " << expected << "\n";
       return kExitDataErr;
     }
-    hook::ToolCallRequest call;
+    check::ToolCallRequest call;
     call.tool_name = tool.Scalar();
     YAML::Node input = item["input"] ? item["input"] : item["tool_input"];
-    if (input) call.tool_input = ToJson(input);
+    if (input) call.tool_input = util::YamlToJson(input, util::YamlScalars::kTyped);
     if (!call.tool_input.is_object()) {
       std::cerr << where << ": input must be a map\n";
       return kExitDataErr;

@@ -1,22 +1,30 @@
 #include "togmal/hook/pre_tool_use.h"
 
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
-#include <chrono>
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <csignal>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <thread>
 
-#include "togmal/hook/checker.h"
-#include "togmal/hook/tool_call.h"
-#include "togmal/rules/decision.h"
-#include "togmal/rules/rule_loader.h"
+#include "togmal/check/judge.h"
+#include "togmal/hook/hook_input.h"
 #include "togmal/store/audit_log.h"
 #include "togmal/store/database.h"
 #include "togmal/store/settings.h"
 #include "togmal/util/settings_layers.h"
+#include "togmal/util/text.h"
 
 namespace togmal::hook {
 namespace {
 
 using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
 
 // The last resort when even building the answer failed: still valid JSON,
 // still not an allow.
@@ -25,100 +33,285 @@ constexpr std::string_view kLastResortAnswer =
     R"x("permissionDecisionReason":"togmal error: could not build an answer (asking to be safe)"}})x"
     "\n";
 
+// How long the hook's audit append waits for another process's write lock:
+// well inside the decision budget, far above a commit's usual ~1 ms.
+constexpr int kHookBusyTimeoutMs = 400;
+
 // What to store for input that could not be parsed: enough to see what came.
 json MalformedInput(std::string_view input) {
-  constexpr std::size_t kKeep = 2000;
-  std::string head(input.substr(0, kKeep));
-  // Never store a cut UTF-8 sequence; dump() would refuse it.
-  return {{"malformed_input", json(head).dump(-1, ' ', false, json::error_handler_t::replace)},
+  return {{"malformed_input", util::DumpJson(json(util::Shorten(input, 2000)))},
           {"bytes", input.size()}};
 }
 
-rules::Decision Decide(std::string_view input, const HookOptions& options,
-                       const Result<std::vector<util::SettingsLayer>>& layers,
-                       rules::DecisionSettings& settings, ToolCallRequest& call, bool& input_ok) {
-  if (!layers) return rules::ErrorDecision(settings, layers.error());
-  auto loaded_settings = rules::DecisionSettingsFrom(*layers);
-  if (!loaded_settings) return rules::ErrorDecision(settings, loaded_settings.error());
-  settings = *loaded_settings;
-  if (input.size() > kMaxHookInputBytes) {
-    return rules::ErrorDecision(
-        settings, "the hook input is larger than " + std::to_string(kMaxHookInputBytes) + " bytes");
-  }
-  auto parsed = ParseHookInput(input);
-  if (!parsed) return rules::ErrorDecision(settings, parsed.error());
-  call = std::move(*parsed);
-  input_ok = true;
-  auto rule_set = rules::LoadRules({.cwd = call.cwd, .user_file = options.user_rules});
-  if (!rule_set) return rules::ErrorDecision(settings, rule_set.error());
-  for (const std::string& warning : rule_set->warnings) spdlog::warn("{}", warning);
-  auto decision = CheckToolCall(call, *rule_set, settings);
-  if (!decision) return rules::ErrorDecision(settings, decision.error());
-  if (decision->source == rules::Source::kRule && decision->action == rules::Action::kSample) {
-    rules::ResolveSampleAsAsk(*decision, "");
-  }
-  return std::move(*decision);
+// What the deciding thread has learnt so far. The watchdog answers from it
+// if the budget runs out, so it is only read and written under `mutex`.
+struct Progress {
+  std::mutex mutex;
+  rules::DecisionSettings settings;  ///< the defaults until settings.yaml is read
+  check::ToolCallRequest call;       ///< the parsed call, or the malformed input
+  store::AuditOptions audit;
+  bool sync_every_commit = true;  ///< the safe reading until settings.yaml says otherwise
+  std::vector<std::string> warnings;
+  std::vector<util::SettingsLayer> layers;
+  std::string stage = "reading the input";
+};
+
+void SetStage(Progress& progress, std::string stage) {
+  std::lock_guard lock(progress.mutex);
+  progress.stage = std::move(stage);
+}
+
+// One append, on a connection of its own (the watchdog may append while the
+// deciding thread is stuck in its own).
+check::AuditSink DatabaseSink(std::filesystem::path path, store::OpenOptions open,
+                              store::AuditOptions audit) {
+  return [path = std::move(path), open, audit](store::AuditEntry entry) -> Result<int64_t> {
+    auto database = store::Database::Open(path, open);
+    if (!database) return Fail(database.error());
+    return store::AuditLog(*database, audit).Append(std::move(entry));
+  };
+}
+
+check::Judge HookJudge(const HookOptions& options, const store::AuditOptions& audit,
+                       bool sync_every_commit) {
+  std::filesystem::path path =
+      options.database.empty() ? store::DefaultDatabasePath() : options.database;
+  return check::Judge({.via = "hook",
+                       .recording = check::Recording::kAudited,
+                       .audit = DatabaseSink(std::move(path),
+                                             {.busy_timeout_ms = kHookBusyTimeoutMs,
+                                              .sync_every_commit = sync_every_commit,
+                                              .short_lived_writer = true},
+                                             audit),
+                       .resolve_sample = {}});  // no model to ask: SAMPLE → ask
 }
 
 std::string Answer(const rules::Decision& decision) {
-  return rules::HookOutput(decision).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  try {
+    return util::DumpJson(check::ClaudeHookAnswer(decision)) + "\n";
+  } catch (...) {
+    return std::string(kLastResortAnswer);
+  }
 }
+
+// Reads settings.yaml once, for both the decision and the audit options, into
+// `state`. Broken files are left out with a warning.
+void LoadHookSettings(Progress& state) {
+  util::SettingsLayers layers = util::LoadSettingsLayers();
+  std::vector<std::string> warnings = layers.ignored;
+  rules::DecisionSettings settings = rules::DecisionSettingsFrom(layers.layers, warnings);
+  store::AuditOptions audit;
+  bool sync_every_commit = true;
+  // The safe reading of audit settings the hook cannot read: redaction (the
+  // default) and an fsync per entry.
+  if (auto store_settings = store::StoreSettingsFrom(layers.layers)) {
+    audit.store_raw_input = store_settings->audit_store_raw_input;
+    sync_every_commit = store_settings->audit_sync_full;
+  } else {
+    warnings.push_back(store_settings.error() + " (redacting inputs and syncing every entry)");
+  }
+  for (const std::string& warning : warnings) spdlog::warn("{}", warning);
+  std::lock_guard lock(state.mutex);
+  state.layers = std::move(layers.layers);
+  state.settings = settings;
+  state.audit = audit;
+  state.sync_every_commit = sync_every_commit;
+  state.warnings = std::move(warnings);
+}
+
+// Input, policy, judgement, with the settings LoadHookSettings put in `state`,
+// which is kept up to date for the watchdog.
+std::string Decide(std::string_view input, const HookOptions& options, Progress& state,
+                   Clock::time_point started) {
+  try {
+    rules::DecisionSettings settings;
+    std::vector<std::string> warnings;
+    std::vector<util::SettingsLayer> layers;
+    check::ToolCallRequest malformed;
+    malformed.tool_input = MalformedInput(input);
+    {
+      std::lock_guard lock(state.mutex);
+      settings = state.settings;
+      warnings = state.warnings;
+      layers = state.layers;
+      state.call = malformed;
+      state.stage = "parsing the input";
+    }
+    const check::Judge judge = HookJudge(options, state.audit, state.sync_every_commit);
+    if (input.size() > kMaxHookInputBytes) {
+      return Answer(judge
+                        .Refuse(malformed, settings,
+                                "the hook input is larger than " +
+                                    std::to_string(kMaxHookInputBytes) + " bytes",
+                                started, warnings)
+                        .decision);
+    }
+    auto call = ParseHookInput(input);
+    if (!call) {
+      return Answer(judge.Refuse(malformed, settings, call.error(), started, warnings).decision);
+    }
+    {
+      std::lock_guard lock(state.mutex);
+      state.call = *call;
+      state.stage = "loading the policy";
+    }
+    auto policy = check::LoadPolicy(call->cwd, layers, options.user_rules);
+    if (!policy) {
+      return Answer(judge.Refuse(*call, settings, policy.error(), started, warnings).decision);
+    }
+    // The settings warnings were logged already; the rule files' are new.
+    for (const std::string& ignored : policy->rules->ignored) spdlog::warn("{}", ignored);
+    policy->warnings = std::move(warnings);
+    SetStage(state, "deciding");
+    return Answer(judge.Decide(*call, *policy, started).decision);
+  } catch (const std::exception& e) {
+    std::lock_guard lock(state.mutex);
+    return Answer(HookJudge(options, state.audit, state.sync_every_commit)
+                      .Refuse(state.call, state.settings,
+                              std::string("internal error: ") + e.what(), started, state.warnings)
+                      .decision);
+  } catch (...) {
+    return std::string(kLastResortAnswer);
+  }
+}
+
+// The whole answer with write(2); stdout is a pipe Claude Code reads.
+// Returns 0, or 2 with the reason on stderr (Claude Code then blocks the call).
+int WriteAnswer(std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t wrote = ::write(STDOUT_FILENO, text.data(), text.size());
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) {
+      const char* why = wrote < 0 ? std::strerror(errno) : "nothing was written";
+      const std::string message =
+          std::string("togmal hook: could not write the decision to stdout (") + why +
+          "); exiting 2 so that the call is blocked\n";
+      [[maybe_unused]] ssize_t ignored = ::write(STDERR_FILENO, message.data(), message.size());
+      return 2;
+    }
+    text.remove_prefix(static_cast<std::size_t>(wrote));
+  }
+  return 0;
+}
+
+// Reads at most `limit` + 1 bytes, so an oversized input is detected without
+// reading all of it. Plain read(2): stdio would allocate a buffer of its own.
+std::string ReadStdin(std::size_t limit) {
+  std::string input;
+  char buffer[1 << 16];
+  while (input.size() <= limit) {
+    const ssize_t got = ::read(STDIN_FILENO, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;  // end of input, or an error: judge what arrived
+    input.append(buffer, static_cast<std::size_t>(got));
+  }
+  return input;
+}
+
+// Answers for the deciding thread if it has not answered within the budget.
+// Whoever claims the answer first writes it; the watchdog then ends the
+// process itself, since the deciding thread may never return.
+class Watchdog {
+ public:
+  Watchdog(Clock::time_point deadline, std::function<std::string()> fallback)
+      : deadline_(deadline),
+        fallback_(std::move(fallback)),
+        thread_([this] { Run(); }) {}
+
+  ~Watchdog() {
+    {
+      std::lock_guard lock(mutex_);
+      finished_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();  // returns at once, or never if the watchdog is answering
+  }
+
+  /// True if the caller may write its answer; false if the watchdog did.
+  bool Claim() { return !claimed_.exchange(true); }
+
+ private:
+  void Run() {
+    std::unique_lock lock(mutex_);
+    if (changed_.wait_until(lock, deadline_, [this] { return finished_; })) return;
+    lock.unlock();
+    if (!Claim()) return;  // the deciding thread is writing its answer
+    const int code = WriteAnswer(fallback_());
+    std::_Exit(code);
+  }
+
+  const Clock::time_point deadline_;
+  const std::function<std::string()> fallback_;
+  std::atomic<bool> claimed_{false};
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool finished_ = false;
+  std::thread thread_;  // last: starts once everything above is constructed
+};
 
 }  // namespace
 
 std::string RunPreToolUse(std::string_view input, const HookOptions& options) {
-  auto started = std::chrono::steady_clock::now();
-  rules::DecisionSettings settings;
-  rules::Decision decision;
-  ToolCallRequest call;
-  bool input_ok = false;
-  // settings.yaml is parsed once for both the decision and the audit options.
-  Result<std::vector<util::SettingsLayer>> layers = Fail("settings not read");
+  const auto started = Clock::now();
+  Progress progress;
   try {
-    layers = util::LoadSettingsLayers();
-    decision = Decide(input, options, layers, settings, call, input_ok);
+    LoadHookSettings(progress);
   } catch (const std::exception& e) {
-    decision = rules::ErrorDecision(settings, std::string("internal error: ") + e.what());
-  } catch (...) {
-    decision = rules::ErrorDecision(settings, "internal error");
+    spdlog::error("settings: {}", e.what());  // the defaults stay in force
   }
+  return Decide(input, options, progress, started);
+}
+
+int RunHookProcess(const HookOptions& options) {
+  const auto started = Clock::now();
+  // A closed stdout must be an EPIPE we can report, not a silent death.
+  std::signal(SIGPIPE, SIG_IGN);
+  Progress progress;
   try {
-    if (!input_ok) call.tool_input = MalformedInput(input);
-    auto latency = std::chrono::duration_cast<std::chrono::microseconds>(
-                       std::chrono::steady_clock::now() - started)
-                       .count();
-    // The safe reading of audit settings the hook cannot read: redaction
-    // (the default) and an fsync per entry. The call is still answered.
-    store::AuditOptions audit_options;
-    bool sync_every_commit = true;
-    if (layers) {
-      if (auto store_settings = store::StoreSettingsFrom(*layers)) {
-        audit_options.store_raw_input = store_settings->audit_store_raw_input;
-        sync_every_commit = store_settings->audit_sync_full;
-      } else {
-        spdlog::warn("{} (redacting inputs and syncing every entry)", store_settings.error());
+    LoadHookSettings(progress);  // first: the watchdog answers by hook.on_error
+  } catch (const std::exception& e) {
+    spdlog::error("settings: {}", e.what());  // the defaults stay in force
+  }
+  std::string answer;
+  {
+    std::chrono::milliseconds budget;
+    {
+      std::lock_guard lock(progress.mutex);
+      budget = std::chrono::milliseconds(progress.settings.budget_ms);
+    }
+    Watchdog watchdog(started + budget, [&]() -> std::string {
+      check::ToolCallRequest call;
+      rules::DecisionSettings settings;
+      std::string stage;
+      std::vector<std::string> warnings;
+      store::AuditOptions audit;
+      bool sync_every_commit = true;
+      {
+        std::lock_guard lock(progress.mutex);
+        call = progress.call;
+        settings = progress.settings;
+        stage = progress.stage;
+        warnings = progress.warnings;
+        audit = progress.audit;
+        sync_every_commit = progress.sync_every_commit;
       }
+      if (call.tool_name.empty() && call.tool_input.empty()) {
+        call.tool_input = {{"malformed_input", "(not read: the input did not end in time)"}};
+      }
+      const std::string why = "no decision within " + std::to_string(budget.count()) +
+                              " ms (stuck " + stage + ")";
+      spdlog::error("{}", why);
+      return Answer(
+          HookJudge(options, audit, sync_every_commit).Refuse(call, settings, why, started, warnings)
+              .decision);
+    });
+    answer = Decide(ReadStdin(kMaxHookInputBytes), options, progress, started);
+    if (!watchdog.Claim()) {
+      // The watchdog is answering and will end the process; wait for it.
+      for (;;) ::pause();
     }
-    std::filesystem::path path =
-        options.database.empty() ? store::DefaultDatabasePath() : options.database;
-    auto database = store::Database::Open(
-        path, {.sync_every_commit = sync_every_commit, .short_lived_writer = true});
-    if (!database) {
-      TightenForAuditFailure(decision, database.error());
-    } else {
-      store::AuditLog log(*database, audit_options);
-      RecordDecision(&log, call, decision, "hook", latency);
-    }
-  } catch (const std::exception& e) {
-    TightenForAuditFailure(decision, e.what());
-  } catch (...) {
-    TightenForAuditFailure(decision, "unknown error");
   }
-  try {
-    return Answer(decision);
-  } catch (...) {
-    return std::string(kLastResortAnswer);
-  }
+  return WriteAnswer(answer);
 }
 
 }  // namespace togmal::hook

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "tables.h"
+#include "togmal/util/config_file.h"
 #include "togmal/util/glob.h"
 #include "togmal/util/paths.h"
 
@@ -881,13 +882,10 @@ Result<Classifier> Classifier::Load() {
   auto classifier = Compiled();
   if (!classifier) return classifier;
   const std::filesystem::path user_file = util::ConfigDir() / "classifier.yaml";
-  std::error_code error;
-  if (!std::filesystem::exists(user_file, error)) return classifier;
-  std::ifstream in(user_file, std::ios::binary);
-  if (!in) return Fail("cannot read " + user_file.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return FromYaml(text.str(), user_file.string(), &*classifier);
+  auto text = util::ReadConfigFile(user_file);  // a FIFO or device must not hang us
+  if (!text) return Fail(text.error());
+  if (!*text) return classifier;
+  return FromYaml(**text, user_file.string(), &*classifier);
 }
 
 const Classifier& Classifier::Default() {
@@ -978,7 +976,6 @@ nlohmann::json ToJson(const Classification& classification) {
   }
   const Finding& deciding = classification.Deciding();
   nlohmann::json out = {{"level", LevelName(classification.level)},
-                        {"decision", DecisionName(DefaultDecision(classification.level))},
                         {"why", deciding.why},
                         {"reasons", std::move(reasons)}};
   if (!deciding.segment.empty()) out["segment"] = deciding.segment;

@@ -23,24 +23,4 @@ std::optional<Level> ParseLevel(std::string_view text) {
   }
 }
 
-Decision DefaultDecision(Level level) {
-  switch (level) {
-    case Level::kL0: return Decision::kAllow;
-    case Level::kL1: return Decision::kAllowWithNotice;
-    case Level::kL2: return Decision::kAsk;
-    case Level::kL3: return Decision::kDeny;
-  }
-  return Decision::kAsk;
-}
-
-std::string_view DecisionName(Decision decision) {
-  switch (decision) {
-    case Decision::kAllow: return "allow";
-    case Decision::kAllowWithNotice: return "allow";
-    case Decision::kAsk: return "ask";
-    case Decision::kDeny: return "deny";
-  }
-  return "ask";
-}
-
 }  // namespace togmal::policy

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "togmal/util/glob.h"
+#include "togmal/util/yaml.h"
 
 namespace togmal::policy {
 namespace {
@@ -342,14 +343,9 @@ class Loader {
 }  // namespace
 
 Result<void> ParseTables(std::string_view yaml, std::string_view source, Tables& tables) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(yaml));
-  } catch (const YAML::Exception& error) {
-    std::string where(source);
-    if (error.mark.line >= 0) where += ":" + std::to_string(error.mark.line + 1);
-    return Fail(where + ": " + error.msg);
-  }
+  auto parsed = util::ParseYaml(yaml, source);  // bounded: aliases, depth
+  if (!parsed) return Fail(parsed.error());
+  const YAML::Node& root = *parsed;
   try {
     return Loader(source).Load(root, tables);
   } catch (const YAML::Exception& error) {

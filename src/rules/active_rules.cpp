@@ -59,7 +59,7 @@ json DescribeCondition(const Condition& condition) {
     case Kind::kLevel: {
       static constexpr const char* kOps[] = {"<", "<=", "==", ">=", ">"};
       return {{"level", std::string(kOps[static_cast<int>(condition.comparison)]) + " " +
-                            LevelName(condition.level)}};
+                            std::string(policy::LevelName(condition.level))}};
     }
   }
   return json::object();
@@ -71,28 +71,30 @@ ActiveRules::ActiveRules(std::optional<fs::path> user_file)
     : user_file_(user_file.value_or(UserRulesPath())), base_(std::make_shared<const RuleSet>()) {}
 
 Result<void> ActiveRules::Reload() {
-  auto failed = [this](const std::string& message) -> Result<void> {
-    std::lock_guard lock(mutex_);
-    if (!load_error_.empty()) load_error_ = message;  // never loaded: keep failing safe
-    return Fail(message);
-  };
   std::vector<RuleFile> files;
   auto builtin = BuiltinRuleFile(/*compile_regexes=*/true);
-  if (!builtin) return failed(builtin.error());
+  if (!builtin) return Fail(builtin.error());
   files.push_back(std::move(*builtin));
+  std::string user_error;
   std::error_code error;
-  if (fs::exists(user_file_, error)) {
+  if (fs::exists(fs::symlink_status(user_file_, error))) {
     auto user = ReadRuleFile(user_file_, Layer::kUser, /*compile_regexes=*/true);
-    if (!user) return failed(user.error());
-    files.push_back(std::move(*user));
+    if (user) {
+      files.push_back(std::move(*user));
+    } else {
+      user_error = user.error();
+    }
   }
-  auto combined = std::make_shared<const RuleSet>(CombineRuleFiles(files));
   std::lock_guard lock(mutex_);
+  if (!user_error.empty() && loaded_) return Fail(user_error);  // keep the rules in force
+  RuleSet combined = CombineRuleFiles(files);
+  if (!user_error.empty()) combined.ignored.push_back(user_error);
   base_files_ = std::move(files);
-  base_ = std::move(combined);
+  base_ = std::make_shared<const RuleSet>(std::move(combined));
   ++generation_;
   projects_.clear();
-  load_error_.clear();
+  if (!user_error.empty()) return Fail(user_error);
+  loaded_ = true;
   return {};
 }
 
@@ -101,33 +103,47 @@ std::shared_ptr<const RuleSet> ActiveRules::Base() const {
   return base_;
 }
 
-Result<std::shared_ptr<const RuleSet>> ActiveRules::ForCwd(const fs::path& cwd) {
-  {
-    std::lock_guard lock(mutex_);
-    if (!load_error_.empty()) return Fail(load_error_);
+std::shared_ptr<const RuleSet> ActiveRules::ForCwd(const fs::path& cwd) {
+  std::vector<fs::path> chain = FindProjectRuleFiles(cwd);
+  if (chain.empty()) return Base();
+  std::vector<FileStamp> stamps;
+  std::string key;
+  for (const fs::path& path : chain) {
+    std::error_code error;
+    FileStamp stamp{path, fs::last_write_time(path, error), 0};
+    stamp.size = fs::file_size(path, error);
+    if (error) stamp.size = 0;
+    stamps.push_back(std::move(stamp));
+    key += path.string() + "\n";
   }
-  auto project = FindProjectRules(cwd);
-  if (!project) return Base();
-  std::error_code error;
-  auto mtime = fs::last_write_time(*project, error);
-  auto size = fs::file_size(*project, error);
   {
     std::lock_guard lock(mutex_);
-    auto cached = projects_.find(*project);
-    if (cached != projects_.end() && cached->second.mtime == mtime && cached->second.size == size &&
+    auto cached = projects_.find(key);
+    if (cached != projects_.end() && cached->second.stamps == stamps &&
         cached->second.generation == generation_) {
       return cached->second.rules;
     }
   }
-  auto file = ReadRuleFile(*project, Layer::kProject, /*compile_regexes=*/true);
-  if (!file) return Fail(file.error());
+  std::vector<RuleFile> files;
+  std::vector<std::string> ignored;
+  for (const fs::path& path : chain) {
+    auto file = ReadRuleFile(path, Layer::kProject, /*compile_regexes=*/true);
+    if (file) {
+      files.push_back(std::move(*file));
+    } else {
+      ignored.push_back(file.error());
+    }
+  }
   std::lock_guard lock(mutex_);
-  std::vector<RuleFile> files = base_files_;
-  files.push_back(std::move(*file));
-  auto combined = std::make_shared<const RuleSet>(CombineRuleFiles(std::move(files)));
+  std::vector<RuleFile> all = base_files_;
+  for (RuleFile& file : files) all.push_back(std::move(file));
+  RuleSet combined = CombineRuleFiles(std::move(all));
+  combined.ignored = base_->ignored;
+  for (std::string& error : ignored) combined.ignored.push_back(std::move(error));
+  auto shared = std::make_shared<const RuleSet>(std::move(combined));
   if (projects_.size() >= kMaxCachedProjects) projects_.clear();
-  projects_[*project] = ProjectEntry{mtime, size, generation_, combined};
-  return std::shared_ptr<const RuleSet>(combined);
+  projects_[key] = ProjectEntry{std::move(stamps), generation_, shared};
+  return shared;
 }
 
 json ActiveRules::Describe(const RuleSet& set) {
@@ -144,7 +160,10 @@ json ActiveRules::Describe(const RuleSet& set) {
     if (!rule.sampling_guidance.empty()) entry["sampling_guidance"] = rule.sampling_guidance;
     rules.push_back(std::move(entry));
   }
-  return {{"rules", std::move(rules)}, {"files", set.files}, {"warnings", set.warnings}};
+  return {{"rules", std::move(rules)},
+          {"files", set.files},
+          {"warnings", set.warnings},
+          {"ignored", set.ignored}};
 }
 
 }  // namespace togmal::rules

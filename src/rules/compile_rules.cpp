@@ -48,7 +48,7 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
     Field(out, "patterns", patterns);
     if (condition.kind == Condition::Kind::kLevel) {
       out += ", .comparison = " + EnumLiteral("Comparison", condition.comparison) +
-             ", .level = " + std::to_string(condition.level);
+             ", .level = " + std::to_string(togmal::policy::Index(condition.level));
     }
     Field(out, "children", children);
     return out + "}";

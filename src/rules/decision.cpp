@@ -2,20 +2,15 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "togmal/util/text.h"
+
 namespace togmal::rules {
 namespace {
 
 using json = nlohmann::json;
 
 // Reasons end up in Claude Code's UI and in the model's context: a 1 MB
-// command must not ride along. Cut on a UTF-8 character boundary.
-std::string Shorten(std::string_view text, std::size_t limit) {
-  if (text.size() <= limit) return std::string(text);
-  std::size_t cut = limit;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  return std::string(text.substr(0, cut)) + "…";
-}
-
+// command must not ride along.
 constexpr std::size_t kSegmentLimit = 160;
 constexpr std::size_t kReasonLimit = 1000;
 
@@ -57,7 +52,10 @@ int Strictness(const Decision& decision) {
 }
 
 // The finding that explains the level best: the first one at the level.
-const Finding* TopFinding(const std::vector<Finding>& findings, int level) {
+using policy::Finding;
+using policy::Level;
+
+const Finding* TopFinding(const std::vector<Finding>& findings, Level level) {
   for (const Finding& finding : findings) {
     if (finding.level == level) return &finding;
   }
@@ -67,20 +65,20 @@ const Finding* TopFinding(const std::vector<Finding>& findings, int level) {
 std::string DescribeFinding(const Finding& finding) {
   std::string text = finding.why;
   if (!finding.segment.empty() && text.find(finding.segment) == std::string::npos) {
-    text += " (`" + Shorten(finding.segment, kSegmentLimit) + "`)";
+    text += " (`" + util::Shorten(finding.segment, kSegmentLimit) + "`)";
   }
   return text;
 }
 
-std::string Prefix(int level) { return "togmal " + LevelName(level) + ": "; }
+std::string Prefix(Level level) { return "togmal " + std::string(policy::LevelName(level)) + ": "; }
 
 Decision FromLevel(const Facts& facts, const std::vector<Finding>& findings,
                    const DecisionSettings& settings) {
   Decision decision;
-  decision.level = std::clamp(facts.level, 0, 3);
+  decision.level = facts.level;
   decision.source = Source::kClassifier;
   decision.findings = findings;
-  LevelOutcome outcome = settings.levels[decision.level];
+  LevelOutcome outcome = settings.levels[policy::Index(decision.level)];
   decision.permission = outcome == LevelOutcome::kAsk    ? Permission::kAsk
                         : outcome == LevelOutcome::kDeny ? Permission::kDeny
                                                          : Permission::kAllow;
@@ -90,14 +88,14 @@ Decision FromLevel(const Facts& facts, const std::vector<Finding>& findings,
   const Finding* top = TopFinding(findings, decision.level);
   std::string why = top != nullptr ? DescribeFinding(*top)
                                    : facts.tool_name + " matched no rule and no risk was found";
-  decision.reason = Shorten(Prefix(decision.level) + why, kReasonLimit);
+  decision.reason = util::Shorten(Prefix(decision.level) + why, kReasonLimit);
   if (outcome == LevelOutcome::kNotice) decision.notice = decision.reason;
   return decision;
 }
 
 Decision FromRule(const Rule& rule, const Facts& facts, const std::vector<Finding>& findings) {
   Decision decision;
-  decision.level = std::clamp(facts.level, 0, 3);
+  decision.level = facts.level;
   decision.source = Source::kRule;
   decision.rule_id = rule.id;
   decision.rule_where = rule.Where();
@@ -108,7 +106,7 @@ Decision FromRule(const Rule& rule, const Facts& facts, const std::vector<Findin
                         : rule.action == Action::kDeny ? Permission::kDeny
                                                        : Permission::kAsk;
   std::string why = rule.reason.empty() ? "matched" : rule.reason;
-  decision.reason = Shorten(Prefix(decision.level) + "rule " + rule.id + " (" +
+  decision.reason = util::Shorten(Prefix(decision.level) + "rule " + rule.id + " (" +
                                 std::string(LayerName(rule.layer)) + "): " + why,
                             kReasonLimit);
   return decision;
@@ -175,14 +173,14 @@ Result<DecisionSettings> DecisionSettingsFrom(const util::SettingsLayer& layer,
       if (key == "levels") {
         if (!entry.second.IsMap()) return Fail(where(entry.second) + "hook.levels must be a map");
         for (const auto& level : entry.second) {
-          auto index = ParseLevel(level.first.Scalar());
+          auto index = policy::ParseLevel(level.first.Scalar());
           if (!index) return Fail(where(level.first) + "hook.levels: expected L0..L3");
           auto outcome = ParseOutcome(level.second.IsScalar() ? level.second.Scalar() : "");
           if (!outcome) {
             return Fail(where(level.second) + "hook.levels." + level.first.Scalar() +
                         ": expected allow, notice, ask or deny");
           }
-          base.levels[*index] = *outcome;
+          base.levels[policy::Index(*index)] = *outcome;
         }
       } else if (key == "on_error") {
         std::string value = entry.second.IsScalar() ? entry.second.Scalar() : "";
@@ -190,9 +188,16 @@ Result<DecisionSettings> DecisionSettingsFrom(const util::SettingsLayer& layer,
           return Fail(where(entry.second) + "hook.on_error: expected ask or deny (never allow)");
         }
         base.on_error = *ParsePermission(value);
+      } else if (key == "budget_ms") {
+        int value = 0;
+        if (!entry.second.IsScalar() || !YAML::convert<int>::decode(entry.second, value) ||
+            value < 100 || value > 60000) {
+          return Fail(where(entry.second) + "hook.budget_ms: expected milliseconds, 100..60000");
+        }
+        base.budget_ms = value;
       } else {
         return Fail(where(entry.first) + "unknown key hook." + key +
-                    " (expected levels, on_error)");
+                    " (expected levels, on_error, budget_ms)");
       }
     }
   } catch (const YAML::Exception& e) {
@@ -201,15 +206,18 @@ Result<DecisionSettings> DecisionSettingsFrom(const util::SettingsLayer& layer,
   return base;
 }
 
-namespace {
-// The single-layer reader, named so it can be passed past the overload set.
-Result<DecisionSettings> ReadHookSection(const util::SettingsLayer& layer, DecisionSettings base) {
-  return DecisionSettingsFrom(layer, base);
-}
-}  // namespace
-
-Result<DecisionSettings> DecisionSettingsFrom(const std::vector<util::SettingsLayer>& layers) {
-  return util::ApplySettingsLayers(layers, DecisionSettings{}, ReadHookSection);
+DecisionSettings DecisionSettingsFrom(const std::vector<util::SettingsLayer>& layers,
+                                      std::vector<std::string>& ignored) {
+  DecisionSettings settings;
+  for (const util::SettingsLayer& layer : layers) {
+    auto applied = DecisionSettingsFrom(layer, settings);
+    if (applied) {
+      settings = *applied;
+    } else {
+      ignored.push_back(applied.error() + " (its hook settings are ignored)");
+    }
+  }
+  return settings;
 }
 
 Result<DecisionSettings> ParseDecisionSettings(std::string_view text, const std::string& file,
@@ -217,10 +225,6 @@ Result<DecisionSettings> ParseDecisionSettings(std::string_view text, const std:
   auto layer = util::ParseSettingsLayer(text, file);
   if (!layer) return Fail(layer.error());
   return DecisionSettingsFrom(*layer, base);
-}
-
-Result<DecisionSettings> LoadDecisionSettings() {
-  return util::LoadSettings<DecisionSettings>(ReadHookSection);
 }
 
 Result<Decision> Decide(const RuleSet& rules, const Facts& facts,
@@ -253,14 +257,14 @@ void ResolveSampleAsAsk(Decision& decision, std::string_view why) {
   std::string text =
       Prefix(decision.level) + "rule " + decision.rule_id + " asks for a review: " + guidance;
   if (!why.empty()) text += " (" + std::string(why) + ")";
-  decision.reason = Shorten(text, kReasonLimit);
+  decision.reason = util::Shorten(text, kReasonLimit);
 }
 
 void ResolveSampleByModel(Decision& decision, Permission verdict, std::string_view model_reason) {
   decision.permission = verdict;
   decision.source = Source::kSampling;
   decision.reason =
-      Shorten(Prefix(decision.level) + "rule " + decision.rule_id + ", the client's model said " +
+      util::Shorten(Prefix(decision.level) + "rule " + decision.rule_id + ", the client's model said " +
                   std::string(PermissionName(verdict)) + ": " + std::string(model_reason),
               kReasonLimit);
 }
@@ -270,9 +274,9 @@ Decision ErrorDecision(const DecisionSettings& settings, std::string_view error)
   decision.permission =
       settings.on_error == Permission::kDeny ? Permission::kDeny : Permission::kAsk;
   decision.action = decision.permission == Permission::kDeny ? Action::kDeny : Action::kAsk;
-  decision.level = decision.permission == Permission::kDeny ? 3 : 2;
+  decision.level = decision.permission == Permission::kDeny ? Level::kL3 : Level::kL2;
   decision.source = Source::kError;
-  decision.reason = Shorten("togmal error: " + std::string(error) +
+  decision.reason = util::Shorten("togmal error: " + std::string(error) +
                                 (decision.permission == Permission::kDeny ? " (denied to be safe)"
                                                                           : " (asking to be safe)"),
                             kReasonLimit);
@@ -280,27 +284,18 @@ Decision ErrorDecision(const DecisionSettings& settings, std::string_view error)
   return decision;
 }
 
-json HookOutput(const Decision& decision) {
-  json out = {{"hookSpecificOutput",
-               {{"hookEventName", "PreToolUse"},
-                {"permissionDecision", PermissionName(decision.permission)},
-                {"permissionDecisionReason", decision.reason}}}};
-  if (!decision.notice.empty()) out["systemMessage"] = decision.notice;
-  return out;
-}
-
 json DecisionJson(const Decision& decision) {
   json reasons = json::array();
   if (decision.source == Source::kRule || decision.source == Source::kSampling) {
-    reasons.push_back({{"level", LevelName(decision.level)}, {"why", decision.reason}});
+    reasons.push_back({{"level", policy::LevelName(decision.level)}, {"why", decision.reason}});
   }
   for (const Finding& finding : decision.findings) {
-    json reason = {{"level", LevelName(finding.level)}, {"why", finding.why}};
-    if (!finding.segment.empty()) reason["segment"] = Shorten(finding.segment, kSegmentLimit);
+    json reason = {{"level", policy::LevelName(finding.level)}, {"why", finding.why}};
+    if (!finding.segment.empty()) reason["segment"] = util::Shorten(finding.segment, kSegmentLimit);
     reasons.push_back(std::move(reason));
   }
   json out = {{"decision", PermissionName(decision.permission)},
-              {"level", LevelName(decision.level)},
+              {"level", policy::LevelName(decision.level)},
               {"source", SourceName(decision.source)},
               {"reasons", std::move(reasons)}};
   if (!decision.rule_id.empty()) out["rule_id"] = decision.rule_id;

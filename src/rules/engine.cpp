@@ -47,7 +47,7 @@ void CollectValues(const json& node, std::string_view path, std::vector<std::str
   if (it != node.end()) CollectValues(*it, rest, out);
 }
 
-bool Compare(int actual, Comparison comparison, int wanted) {
+bool Compare(policy::Level actual, Comparison comparison, policy::Level wanted) {
   switch (comparison) {
     case Comparison::kLess:
       return actual < wanted;

@@ -105,13 +105,4 @@ int Condition::Cost() const {
 
 std::string Rule::Where() const { return file + ":" + std::to_string(line); }
 
-std::string LevelName(int level) { return "L" + std::to_string(std::clamp(level, 0, 3)); }
-
-std::optional<int> ParseLevel(std::string_view text) {
-  if (text.size() == 2 && (text[0] == 'L' || text[0] == 'l') && text[1] >= '0' && text[1] <= '3') {
-    return text[1] - '0';
-  }
-  return std::nullopt;
-}
-
 }  // namespace togmal::rules

@@ -41,19 +41,31 @@ Result<RuleSet> LoadRules(const LoadOptions& options) {
     if (!builtin) return Fail(builtin.error());
     files.push_back(std::move(*builtin));
   }
+  // A broken file is left out and named: the layers that did load, and the
+  // built-in policy, keep their full strength.
+  std::vector<std::string> ignored;
+  // Their regexes are compiled now, whatever compile_regexes says: a file is
+  // validated whole before any of it counts (the built-in one was at build
+  // time).
+  auto add = [&](const std::filesystem::path& path, Layer layer) {
+    auto file = ReadRuleFile(path, layer, /*compile_regexes=*/true);
+    if (file) {
+      files.push_back(std::move(*file));
+    } else {
+      ignored.push_back(file.error());
+    }
+  };
   std::filesystem::path user = options.user_file.value_or(UserRulesPath());
   std::error_code error;
-  if (!user.empty() && std::filesystem::exists(user, error)) {
-    auto file = ReadRuleFile(user, Layer::kUser, options.compile_regexes);
-    if (!file) return Fail(file.error());
-    files.push_back(std::move(*file));
+  if (!user.empty() && std::filesystem::exists(std::filesystem::symlink_status(user, error))) {
+    add(user, Layer::kUser);
   }
-  if (auto project = FindProjectRules(options.cwd)) {
-    auto file = ReadRuleFile(*project, Layer::kProject, options.compile_regexes);
-    if (!file) return Fail(file.error());
-    files.push_back(std::move(*file));
+  for (const std::filesystem::path& project : FindProjectRuleFiles(options.cwd)) {
+    add(project, Layer::kProject);
   }
-  return CombineRuleFiles(std::move(files));
+  RuleSet set = CombineRuleFiles(std::move(files));
+  set.ignored = std::move(ignored);
+  return set;
 }
 
 }  // namespace togmal::rules

@@ -8,7 +8,9 @@
 #include <set>
 #include <sstream>
 
+#include "togmal/util/config_file.h"
 #include "togmal/util/paths.h"
+#include "togmal/util/yaml.h"
 
 namespace togmal::rules {
 namespace {
@@ -113,7 +115,7 @@ class FileParser {
         break;
       }
     }
-    auto level = rules::ParseLevel(rest);
+    auto level = policy::ParseLevel(rest);
     if (!level)
       Throw(node,
             "level: expected L0..L3 with an optional >=, >, <=, < or ==, got \"" + text + "\"");
@@ -240,14 +242,6 @@ class FileParser {
   bool compile_;
 };
 
-std::string ReadWholeFile(const fs::path& path, bool& exists) {
-  std::ifstream in(path, std::ios::binary);
-  exists = static_cast<bool>(in);
-  std::ostringstream text;
-  if (in) text << in.rdbuf();
-  return text.str();
-}
-
 int LayerRank(Layer layer) {
   // At equal priority the higher layer goes first.
   switch (layer) {
@@ -267,7 +261,9 @@ Result<RuleFile> ParseRuleFile(std::string_view text, const std::string& file, L
                                bool compile_regexes) {
   RuleFile result{file, layer, {}};
   try {
-    YAML::Node root = YAML::Load(std::string(text));
+    auto parsed = util::ParseYaml(text, file);
+    if (!parsed) return Fail(parsed.error());
+    const YAML::Node& root = *parsed;
     if (!root || root.IsNull()) return result;  // an empty file has no rules
     FileParser parser(file, compile_regexes);
     if (!root.IsMap()) parser.Throw(root, "a rule file is a map with a `rules:` list");
@@ -299,28 +295,34 @@ Result<RuleFile> ParseRuleFile(std::string_view text, const std::string& file, L
 }
 
 Result<RuleFile> ReadRuleFile(const fs::path& path, Layer layer, bool compile_regexes) {
-  bool exists = false;
-  std::string text = ReadWholeFile(path, exists);
-  if (!exists) return Fail(path.string() + ": cannot read the rule file");
-  return ParseRuleFile(text, path.string(), layer, compile_regexes);
+  auto text = util::ReadConfigFile(path);
+  if (!text) return Fail(text.error());
+  if (!*text) return Fail(path.string() + ": no such file");
+  return ParseRuleFile(**text, path.string(), layer, compile_regexes);
 }
 
 fs::path UserRulesPath() { return util::ConfigDir() / "rules.yaml"; }
 
-std::optional<fs::path> FindProjectRules(const fs::path& cwd) {
-  if (cwd.empty()) return std::nullopt;
+std::vector<fs::path> FindProjectRuleFiles(const fs::path& cwd) {
+  std::vector<fs::path> found;
+  if (cwd.empty()) return found;
   std::error_code error;
   fs::path dir = cwd.is_absolute() ? cwd : fs::absolute(cwd, error);
-  if (error) return std::nullopt;
+  if (error) return found;
   dir = dir.lexically_normal();
+  if (dir.has_filename() == false && dir.has_parent_path()) dir = dir.parent_path();
   for (int depth = 0; depth < 256; ++depth) {
     fs::path candidate = dir / ".togmal" / "rules.yaml";
-    if (fs::is_regular_file(candidate, error)) return candidate;
+    // Anything there counts (a FIFO too): ReadRuleFile says why it is not
+    // usable, and the call records that the file was left out.
+    if (fs::exists(fs::symlink_status(candidate, error))) found.push_back(candidate);
+    if (fs::exists(dir / ".git", error)) break;  // the repository root
     fs::path parent = dir.parent_path();
     if (parent == dir || parent.empty()) break;
     dir = parent;
   }
-  return std::nullopt;
+  std::reverse(found.begin(), found.end());
+  return found;
 }
 
 RuleSet CombineRuleFiles(std::vector<RuleFile> files) {

@@ -28,7 +28,7 @@ Condition ConditionFromRaw(const RawCondition& raw) {
     condition.patterns.push_back(PatternFromRaw(pattern));
   }
   condition.comparison = raw.comparison;
-  condition.level = raw.level;
+  condition.level = static_cast<policy::Level>(raw.level);
   condition.children.reserve(raw.children.size);
   for (const RawCondition& child : raw.children) {
     condition.children.push_back(ConditionFromRaw(child));

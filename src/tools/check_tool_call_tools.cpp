@@ -5,12 +5,14 @@
 #include <chrono>
 #include <string>
 
-#include "togmal/hook/checker.h"
-#include "togmal/hook/sampling.h"
-#include "togmal/hook/tool_call.h"
+#include "togmal/check/judge.h"
 #include "togmal/rules/rules_watcher.h"
 #include "togmal/store/audit_log.h"
 #include "togmal/store/shared_database.h"
+#include "togmal/tools/check_arguments.h"
+#include "togmal/tools/sampling.h"
+#include "togmal/util/settings_layers.h"
+#include "togmal/util/text.h"
 
 namespace togmal::tools {
 namespace {
@@ -45,7 +47,7 @@ json InputSchema() {
         {"description",
          "markdown (default), json, or hook: the text is exactly Claude Code's PreToolUse "
          "hook answer (for an mcp_tool hook)"}}}};
-  for (std::string_view field : hook::kFlatToolInputFields) {
+  for (std::string_view field : kFlatToolInputFields) {
     properties[std::string(field)] = {
         {"type", "string"},
         {"description", "tool_input." + std::string(field) + ", passed flat by an mcp_tool hook"}};
@@ -69,13 +71,19 @@ json OutputSchema() {
             {"properties",
              {{"level", level}, {"why", {{"type", "string"}}}, {"segment", {{"type", "string"}}}}},
             {"required", {"level", "why"}}}}}},
-        {"audit_id", {{"anyOf", json::array({{{"type", "integer"}}, {{"type", "null"}}})}}}}},
+        {"audit_id", {{"anyOf", json::array({{{"type", "integer"}}, {{"type", "null"}}})}}},
+        {"ignored_flat_fields",
+         {{"type", "array"},
+          {"items", {{"type", "string"}}},
+          {"description",
+           "Flat fields given besides tool_input with another value: the call was judged by "
+           "tool_input"}}}}},
       {"required", {"decision", "level", "source", "reasons", "audit_id"}}};
 }
 
 std::string Markdown(const rules::Decision& decision, const json& result) {
   std::string text = "**togmal: " + std::string(rules::PermissionName(decision.permission)) +
-                     "** (" + rules::LevelName(decision.level) + ", decided by " +
+                     "** (" + std::string(policy::LevelName(decision.level)) + ", decided by " +
                      std::string(rules::SourceName(decision.source)) +
                      (decision.rule_id.empty() ? "" : " " + decision.rule_id) + ")\n\n" +
                      decision.reason + "\n";
@@ -91,83 +99,75 @@ std::string Markdown(const rules::Decision& decision, const json& result) {
     }
   }
   if (!decision.tightened_by.empty()) text += "\n(" + decision.tightened_by + ")\n";
+  if (result.contains("ignored_flat_fields")) {
+    text += "\nJudged by tool_input; these flat fields disagreed with it and were not used: " +
+            util::DumpJson(result["ignored_flat_fields"]) + "\n";
+  }
   text += result["audit_id"].is_null() ? "\nNot audited.\n"
                                        : "\nAudit entry " + result["audit_id"].dump() + ".\n";
   return text;
 }
 
 // Puts a SAMPLE decision to the client's model; every failure is an ask.
-void ResolveSample(const hook::ToolCallRequest& call, rules::Decision& decision,
+// Asking may end this round (modern era): it runs before anything is recorded.
+bool ResolveSample(const check::ToolCallRequest& call, rules::Decision& decision,
                    mcp::ToolContext& context) {
   if (!context.ClientSupports(mcp::ClientFeature::kSampling)) {
     rules::ResolveSampleAsAsk(decision, "the MCP client offers no sampling");
-    return;
+    return true;
   }
   auto answer = context.Ask("sample_verdict", "sampling/createMessage",
-                            hook::SamplingRequest(call, decision));
+                            SamplingRequest(call, decision));
   if (!answer) {
     rules::ResolveSampleAsAsk(decision, "no verdict from the client's model: " + answer.error());
-    return;
+    return true;
   }
-  auto verdict = hook::ParseSamplingVerdict(*answer);
+  auto verdict = ParseSamplingVerdict(*answer);
   if (!verdict) {
     rules::ResolveSampleAsAsk(decision, verdict.error());
-    return;
+    return true;
   }
   rules::ResolveSampleByModel(decision, verdict->first, verdict->second);
+  return true;
 }
 
 mcp::ToolResult Check(const CheckToolCallOptions& options, const json& arguments,
                       mcp::ToolContext& context) {
-  auto started = std::chrono::steady_clock::now();
-  std::string format = arguments.value("response_format", "markdown");
-  auto parsed = hook::ParseCheckArguments(arguments);
+  const auto started = check::Judge::Clock::now();
+  const std::string format = arguments.value("response_format", "markdown");
+  check::Judge judge({.via = "mcp",
+                      .recording = check::Recording::kAudited,
+                      .audit = options.append_audit,
+                      .resolve_sample = [&context](const check::ToolCallRequest& call,
+                                                   rules::Decision& decision) {
+                        return ResolveSample(call, decision, context);
+                      }});
+  auto parsed = ParseCheckArguments(arguments);
+  check::Judgement judgement;
+  std::vector<std::string> ignored_flat_fields;
   if (!parsed) {
+    // A hook reads only the hook answer: an invalid call is still decided
+    // (on_error, recorded). Other formats get an isError result.
     if (format != "hook") return mcp::ToolResult::Failure(parsed.error());
-  }
-  hook::ToolCallRequest call = parsed ? std::move(*parsed) : hook::ToolCallRequest{};
-  rules::Decision decision;
-  if (!parsed) {
-    decision = rules::ErrorDecision(options.settings, parsed.error());
+    judgement = judge.Refuse({}, options.settings, parsed.error(), started);
   } else {
-    try {
-      auto rule_set = options.rules->ForCwd(call.cwd);
-      auto checked = rule_set ? hook::CheckToolCall(call, **rule_set, options.settings)
-                              : Result<rules::Decision>(Fail(rule_set.error()));
-      decision =
-          checked ? std::move(*checked) : rules::ErrorDecision(options.settings, checked.error());
-    } catch (const std::exception& e) {
-      decision = rules::ErrorDecision(options.settings, std::string("internal error: ") + e.what());
-    }
-  }
-  if (decision.source == rules::Source::kRule && decision.action == rules::Action::kSample) {
-    ResolveSample(call, decision, context);  // may end this round (modern era): no side effect yet
-  }
-
-  auto latency = std::chrono::duration_cast<std::chrono::microseconds>(
-                     std::chrono::steady_clock::now() - started)
-                     .count();
-  std::optional<int64_t> audit_id;
-  if (!options.append_audit) {
-    hook::TightenForAuditFailure(decision, "no audit trail configured");
-  } else {
+    check::ToolCallRequest& call = parsed->call;
+    ignored_flat_fields = parsed->ignored_flat_fields;
     if (call.session_id.empty()) call.session_id = context.ClientName();
-    auto appended = options.append_audit(hook::MakeAuditEntry(call, decision, "mcp", latency));
-    if (appended) {
-      audit_id = *appended;
-    } else {
-      spdlog::error("audit: {}", appended.error());
-      hook::TightenForAuditFailure(decision, appended.error());
-    }
+    check::Policy policy{.rules = options.rules->ForCwd(call.cwd),
+                         .settings = options.settings,
+                         .warnings = options.settings_warnings};
+    judgement = judge.Decide(call, policy, started);
   }
-
+  const rules::Decision& decision = judgement.decision;
   json result = rules::DecisionJson(decision);
-  result["audit_id"] = audit_id ? json(*audit_id) : json(nullptr);
+  result["audit_id"] = judgement.audit_id ? json(*judgement.audit_id) : json(nullptr);
+  if (!ignored_flat_fields.empty()) result["ignored_flat_fields"] = ignored_flat_fields;
   std::string text;
   if (format == "hook") {
-    text = rules::HookOutput(decision).dump(-1, ' ', false, json::error_handler_t::replace);
+    text = util::DumpJson(check::ClaudeHookAnswer(decision));
   } else if (format == "json") {
-    text = result.dump(2, ' ', false, json::error_handler_t::replace);
+    text = util::DumpJson(result, 2);
   } else {
     text = Markdown(decision, result);
   }
@@ -204,13 +204,14 @@ void ReloadRules(const CheckToolCallOptions& options) {
 
 Result<CheckToolCallOptions> ServeCheckToolCallOptions(
     std::shared_ptr<store::SharedDatabase> database, const store::AuditOptions& audit) {
-  auto settings = rules::LoadDecisionSettings();
-  if (!settings) return Fail(settings.error());
   CheckToolCallOptions options;
-  options.settings = *settings;
+  util::SettingsLayers layers = util::LoadSettingsLayers();
+  options.settings_warnings = layers.ignored;
+  options.settings = rules::DecisionSettingsFrom(layers.layers, options.settings_warnings);
+  for (const std::string& warning : options.settings_warnings) spdlog::warn("{}", warning);
   options.rules = std::make_shared<rules::ActiveRules>();
   if (auto loaded = options.rules->Reload(); !loaded) {
-    spdlog::error("rules: {} (every togmal_check_tool_call answers ask until it is fixed)",
+    spdlog::error("rules: {} (left out: the built-in rules are in force until it is fixed)",
                   loaded.error());
   }
   options.append_audit = [database, audit](store::AuditEntry entry) -> Result<int64_t> {

@@ -6,49 +6,24 @@
 //
 //   togmal_compile_settings <settings.yaml> <output.cpp>
 
-#include <yaml-cpp/yaml.h>
-
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "togmal/util/build_tool.h"
-
-namespace {
-
-nlohmann::json ToJson(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Map: {
-      nlohmann::json out = nlohmann::json::object();
-      for (const auto& item : node) out[item.first.Scalar()] = ToJson(item.second);
-      return out;
-    }
-    case YAML::NodeType::Sequence: {
-      nlohmann::json out = nlohmann::json::array();
-      for (const auto& item : node) out.push_back(ToJson(item));
-      return out;
-    }
-    case YAML::NodeType::Scalar:
-      return node.Scalar();
-    default:
-      return nullptr;
-  }
-}
-
-}  // namespace
+#include "togmal/util/yaml.h"
 
 int main(int argc, char** argv) {
   namespace tool = togmal::util::build_tool;
   int exit_code = 0;
   const auto yaml = tool::ReadInput(argc, argv, "togmal_compile_settings", exit_code);
   if (!yaml) return exit_code;
-  nlohmann::json json;
-  try {
-    json = ToJson(YAML::Load(*yaml));
-  } catch (const YAML::Exception& e) {
-    std::cerr << argv[1] << ":" << e.mark.line + 1 << ": " << e.msg << "\n";
+  auto root = togmal::util::ParseYaml(*yaml, argv[1]);
+  if (!root) {
+    std::cerr << root.error() << "\n";
     return tool::kDataErr;
   }
+  const nlohmann::json json = togmal::util::YamlToJson(*root, togmal::util::YamlScalars::kText);
   const auto literal = tool::RawLiteral(json.dump());
   if (!literal) {
     std::cerr << "the settings contain the raw-string delimiter\n";

@@ -1,11 +1,13 @@
 #include "togmal/util/settings_layers.h"
 
-#include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
-#include <sstream>
+#include <spdlog/spdlog.h>
 
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "togmal/util/config_file.h"
 #include "togmal/util/paths.h"
+#include "togmal/util/yaml.h"
 
 namespace togmal::util {
 
@@ -35,27 +37,30 @@ YAML::Node FromJson(const nlohmann::json& value) {
 }  // namespace
 
 Result<SettingsLayer> ParseSettingsLayer(std::string_view text, std::string source) {
-  try {
-    return SettingsLayer{YAML::Load(std::string(text)), std::move(source)};
-  } catch (const YAML::Exception& e) {
-    return Fail(source + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
-  }
+  auto root = ParseYaml(text, source);
+  if (!root) return Fail(root.error());
+  return SettingsLayer{std::move(*root), std::move(source)};
 }
 
-Result<std::vector<SettingsLayer>> LoadSettingsLayers() {
-  std::vector<SettingsLayer> layers;
-  layers.push_back({FromJson(nlohmann::json::parse(kCompiledSettings)), "settings.yaml (built in)"});
+SettingsLayers LoadSettingsLayers() {
+  SettingsLayers loaded;
+  loaded.layers.push_back(
+      {FromJson(nlohmann::json::parse(kCompiledSettings)), "settings.yaml (built in)"});
   const std::filesystem::path user = ConfigDir() / "settings.yaml";
-  std::ifstream file(user, std::ios::binary);
-  if (file) {
-    std::ostringstream text;
-    text << file.rdbuf();
-    if (!file) return Fail("cannot read " + user.string());
-    auto layer = ParseSettingsLayer(text.str(), user.string());
-    if (!layer) return Fail(layer.error());
-    layers.push_back(std::move(*layer));
+  auto text = ReadConfigFile(user);
+  if (!text) {
+    loaded.ignored.push_back(text.error());
+  } else if (*text) {
+    auto layer = ParseSettingsLayer(**text, user.string());
+    if (layer) {
+      loaded.layers.push_back(std::move(*layer));
+    } else {
+      loaded.ignored.push_back(layer.error() + " (settings file ignored)");
+    }
   }
-  return layers;
+  return loaded;
 }
+
+void WarnIgnoredSettings(const std::string& why) { spdlog::warn("{}", why); }
 
 }  // namespace togmal::util

@@ -1,6 +1,7 @@
 // `togmal hook` through the real binary, fed exactly what Claude Code writes
 // to a PreToolUse command hook's stdin (design.md §2.2).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -126,7 +127,7 @@ TEST_F(HookProcess, McpToolOfAnotherServerIsAsked) {
 TEST_F(HookProcess, MalformedStdinAsksWithTheError) {
   json out = Hook("{\"tool_name\": \"Bash\", \"tool_input\": {\"command\": ");
   EXPECT_EQ(Decision(out), "ask");
-  EXPECT_NE(Reason(out).find("not JSON"), std::string::npos) << Reason(out);
+  EXPECT_NE(Reason(out).find("not valid JSON"), std::string::npos) << Reason(out);
   auto audit = Audit();
   ASSERT_EQ(audit.size(), 1u);
   EXPECT_EQ(audit[0].decision, "ask");
@@ -162,6 +163,9 @@ TEST_F(HookProcess, AuditSyncSettingKeepsEveryEntry) {
 }
 
 TEST_F(HookProcess, OneMegabyteCommandIsJudged) {
+  // A generous budget: this checks the verdict, not the speed (sanitizer builds).
+  fs::create_directories(root_ / "config/togmal");
+  std::ofstream(root_ / "config/togmal/settings.yaml") << "hook:\n  budget_ms: 60000\n";
   std::string command = "echo " + std::string(1 << 20, 'a') + " && rm -rf /";
   auto started = std::chrono::steady_clock::now();
   json out = Hook(Event("Bash", {{"command", command}}).dump());
@@ -189,6 +193,53 @@ TEST_F(HookProcess, UserAndProjectRulesApply) {
   EXPECT_NE(Reason(deploy).find("no-deploy (project)"), std::string::npos);
   json rm = Hook(Event("Bash", {{"command", "rm -rf /"}}).dump());
   EXPECT_EQ(Decision(rm), "deny") << "the project's ALLOW-everything rule is ignored";
+}
+
+TEST_F(HookProcess, InputThatNeverEndsIsAnsweredWithinTheBudget) {
+  // Claude Code lets a call through when its hook hangs: past hook.budget_ms
+  // the watchdog answers on_error's decision and records why.
+  fs::create_directories(root_ / "config/togmal");
+  std::ofstream(root_ / "config/togmal/settings.yaml") << "hook:\n  budget_ms: 300\n";
+  testing::ChildProcess hook({TogmalBinary(), "hook"}, env_);
+  ASSERT_TRUE(hook.Send(R"({"tool_name": "Bash", "tool_input": {"command": )"));  // no EOF
+  auto line = hook.ReadLine(std::chrono::seconds(20));
+  ASSERT_TRUE(line.has_value()) << "no answer: " << hook.Stderr();
+  json out = json::parse(*line);
+  EXPECT_EQ(Decision(out), "ask");
+  EXPECT_NE(Reason(out).find("no decision within 300 ms"), std::string::npos) << Reason(out);
+  EXPECT_EQ(hook.Wait(std::chrono::seconds(20)), 0);
+  auto audit = Audit();
+  ASSERT_EQ(audit.size(), 1u);
+  EXPECT_EQ(audit[0].source, "error");
+
+  std::ofstream(root_ / "config/togmal/settings.yaml")
+      << "hook:\n  budget_ms: 300\n  on_error: deny\n";
+  testing::ChildProcess strict({TogmalBinary(), "hook"}, env_);
+  auto denied = strict.ReadLine(std::chrono::seconds(20));
+  ASSERT_TRUE(denied.has_value());
+  EXPECT_EQ(Decision(json::parse(*denied)), "deny");
+  strict.Wait(std::chrono::seconds(20));
+}
+
+TEST_F(HookProcess, AnAnswerThatCannotBeWrittenExitsTwo) {
+  // Exit 2 with the reason on stderr is Claude Code's "block".
+  auto result = RunProcess({"sh", "-c", "exec \"$0\" hook >&-", TogmalBinary()},
+                           Event("Bash", {{"command", "ls"}}).dump(), env_,
+                           std::chrono::seconds(60));
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_NE(result.err.find("could not write the decision"), std::string::npos) << result.err;
+}
+
+TEST_F(HookProcess, ConfigFilesThatAreNotRegularFilesDoNotHangTheHook) {
+  fs::create_directories(root_ / "config/togmal");
+  for (const char* name : {"rules.yaml", "settings.yaml", "classifier.yaml"}) {
+    ASSERT_EQ(::mkfifo((root_ / "config/togmal" / name).c_str(), 0600), 0) << name;
+  }
+  fs::create_directories(root_ / "proj/.togmal");
+  fs::create_symlink("/dev/zero", root_ / "proj/.togmal/rules.yaml");
+  json out = Hook(Event("Bash", {{"command", "rm -rf /"}}).dump());
+  EXPECT_EQ(Decision(out), "deny") << Reason(out);
+  EXPECT_EQ(Decision(Hook(Event("Bash", {{"command", "ls"}}).dump())), "allow");
 }
 
 TEST_F(HookProcess, ConcurrentHooksKeepOneAuditChain) {

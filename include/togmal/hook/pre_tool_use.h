@@ -1,8 +1,15 @@
 #pragma once
-/// `togmal hook`: Claude Code's PreToolUse command hook (design.md §2.2). One
-/// JSON object in, one JSON line out, exit 0, always: malformed input and
-/// internal errors become `ask` (or `deny`, per settings), never a crash and
-/// never a silent allow. The decision is audited before it is printed.
+/// `togmal hook`: Claude Code's PreToolUse command hook. One JSON object in,
+/// one JSON line out, always: malformed input and internal errors become
+/// `ask` (or `deny`, by `hook.on_error`), never a crash and never a silent
+/// allow. The decision (check::Judge) is audited before it is printed.
+///
+/// Claude Code lets a call through when its hook crashes, prints nothing or
+/// runs past its timeout, so the process also keeps a wall-clock budget: past
+/// it, a watchdog thread records and prints `hook.on_error`'s answer itself,
+/// whatever the deciding thread is stuck in. If no answer can be written to
+/// stdout the process exits 2 with the reason on stderr, which Claude Code
+/// treats as a block.
 
 #include <filesystem>
 #include <optional>
@@ -22,7 +29,13 @@ struct HookOptions {
 inline constexpr std::size_t kMaxHookInputBytes = 64u << 20;
 
 /// Decides the call in `input` and returns the JSON line to print (with the
-/// trailing newline). Never throws.
+/// trailing newline). Never throws. No budget: the in-process form, for
+/// tests and benchmarks.
 std::string RunPreToolUse(std::string_view input, const HookOptions& options);
+
+/// The whole hook process: reads stdin (at most kMaxHookInputBytes), decides
+/// within settings.yaml's `hook.budget_ms` (1 s), writes the answer to stdout. Returns the exit
+/// code: 0, or 2 when the answer could not be written (reason on stderr).
+int RunHookProcess(const HookOptions& options);
 
 }  // namespace togmal::hook

@@ -100,7 +100,9 @@ class Classifier {
   std::shared_ptr<const Tables> tables_;
 };
 
-/// Serialises a classification as {level, decision, reasons:[{level, why, segment?}]}.
+/// The classification as {level, why, segment?, reasons:[{level, why,
+/// segment?}]}: the classifier's own view, before rules and the level
+/// mapping (check::Judge) turn it into a decision.
 nlohmann::json ToJson(const Classification& classification);
 
 }  // namespace togmal::policy

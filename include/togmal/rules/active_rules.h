@@ -25,18 +25,19 @@ class ActiveRules {
   /// `user_file`: std::nullopt = UserRulesPath(). Call Reload() before use.
   explicit ActiveRules(std::optional<std::filesystem::path> user_file = std::nullopt);
 
-  /// Re-reads the built-in and user layers, compiling every regex. On error
-  /// the rules in use stay as they were and the error names file:line; if no
-  /// load ever succeeded, ForCwd() keeps failing with that error (callers
-  /// fail safe instead of silently dropping the user's rules).
+  /// Re-reads the built-in and user layers, compiling every regex. If the
+  /// user file cannot be loaded the error names file:line and the rules in
+  /// use stay as they were; before any successful load that means the
+  /// built-in rules alone, with the user file named in RuleSet::ignored.
   Result<void> Reload();
 
   /// The built-in and user rules.
   std::shared_ptr<const RuleSet> Base() const;
 
-  /// The rules for a call in `cwd`: Base() plus the project file found from
-  /// `cwd` upward. An unparsable project file is an error (callers fail safe).
-  Result<std::shared_ptr<const RuleSet>> ForCwd(const std::filesystem::path& cwd);
+  /// The rules for a call in `cwd`: Base() plus every project file from `cwd`
+  /// up to the repository root (FindProjectRuleFiles). A project file that
+  /// cannot be loaded is left out and named in RuleSet::ignored.
+  std::shared_ptr<const RuleSet> ForCwd(const std::filesystem::path& cwd);
 
   /// The user rule file (watched for hot reload; it may not exist yet).
   const std::filesystem::path& user_file() const { return user_file_; }
@@ -46,9 +47,16 @@ class ActiveRules {
   static nlohmann::json Describe(const RuleSet& set);
 
  private:
-  struct ProjectEntry {
+  /// One project file as last seen on disk.
+  struct FileStamp {
+    std::filesystem::path path;
     std::filesystem::file_time_type mtime;
     std::uintmax_t size = 0;
+    bool operator==(const FileStamp&) const = default;
+  };
+  /// The combined rules for one chain of project files.
+  struct ProjectEntry {
+    std::vector<FileStamp> stamps;
     std::uint64_t generation = 0;
     std::shared_ptr<const RuleSet> rules;
   };
@@ -58,8 +66,9 @@ class ActiveRules {
   std::vector<RuleFile> base_files_;
   std::shared_ptr<const RuleSet> base_;
   std::uint64_t generation_ = 0;
-  std::string load_error_ = "the rules were not loaded yet";
-  std::map<std::filesystem::path, ProjectEntry> projects_;
+  bool loaded_ = false;  ///< a Reload() succeeded
+  /// Keyed by the chain's paths joined with newlines.
+  std::map<std::string, ProjectEntry> projects_;
 };
 
 }  // namespace togmal::rules

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "togmal/policy/classifier.h"
 #include "togmal/rules/engine.h"
 #include "togmal/rules/rule.h"
 #include "togmal/util/result.h"
@@ -28,23 +29,18 @@ enum class Source { kRule, kClassifier, kSampling, kError };
 /// "rule", "classifier", "sampling", "error".
 std::string_view SourceName(Source source);
 
-/// One finding of the classifier (or of the decision itself), shown to people.
-struct Finding {
-  int level = 0;
-  std::string why;      ///< one sentence
-  std::string segment;  ///< the shell segment or path it is about, if any
-};
-
 /// What a level decides when no rule matched.
 enum class LevelOutcome { kAllow, kNotice, kAsk, kDeny };
 
 /// The `hook:` section of settings.yaml.
 struct DecisionSettings {
-  /// Indexed by level 0..3.
+  /// Indexed by policy::Index(level).
   LevelOutcome levels[4] = {LevelOutcome::kAllow, LevelOutcome::kNotice, LevelOutcome::kAsk,
                             LevelOutcome::kDeny};
   /// The decision when the input is malformed or togmal fails: ask or deny.
   Permission on_error = Permission::kAsk;
+  /// `togmal hook`'s wall-clock budget per decision (hook/pre_tool_use.h).
+  int budget_ms = 1000;
 };
 
 /// Reads the `hook:` section of YAML settings text over `base` (keys absent
@@ -56,18 +52,18 @@ Result<DecisionSettings> ParseDecisionSettings(std::string_view text, const std:
 Result<DecisionSettings> DecisionSettingsFrom(const util::SettingsLayer& layer,
                                               DecisionSettings base);
 
-/// The layers applied in order over the defaults.
-Result<DecisionSettings> DecisionSettingsFrom(const std::vector<util::SettingsLayer>& layers);
-
-/// The embedded config/settings.yaml, then util::ConfigDir()/settings.yaml.
-Result<DecisionSettings> LoadDecisionSettings();
+/// The layers' `hook:` sections applied in order over the defaults. A layer
+/// whose section is invalid is left out ("file:line: why" appended to
+/// `ignored`): a broken file never loosens what the built-in settings say.
+DecisionSettings DecisionSettingsFrom(const std::vector<util::SettingsLayer>& layers,
+                                      std::vector<std::string>& ignored);
 
 struct Decision {
   Permission permission = Permission::kAsk;
   /// The rule's action when a rule decided; kSample means "ask a model first"
   /// (ResolveSample). When the classifier decided: the mapped permission.
   Action action = Action::kAsk;
-  int level = 0;
+  policy::Level level = policy::Level::kL0;
   Source source = Source::kClassifier;
   std::string rule_id;     ///< empty unless a rule decided
   std::string rule_where;  ///< file:line of that rule
@@ -77,14 +73,15 @@ struct Decision {
   /// For the person (Claude Code's systemMessage); set for "notice" levels.
   std::string notice;
   std::string sampling_guidance;
-  std::vector<Finding> findings;
+  std::vector<policy::Finding> findings;
   /// Why a project rule's decision was tightened, if it was.
   std::string tightened_by;
 };
 
-/// Decides. `findings` are the classifier's, highest level first preferred.
+/// Decides. `findings` are the classifier's, the deciding one first.
 Result<Decision> Decide(const RuleSet& rules, const Facts& facts,
-                        const std::vector<Finding>& findings, const DecisionSettings& settings);
+                        const std::vector<policy::Finding>& findings,
+                        const DecisionSettings& settings);
 
 /// A SAMPLE that could not be put to a model (hook mode, no client sampling,
 /// timeout, unparsable answer): ask, with the rule's guidance as the reason.
@@ -97,11 +94,6 @@ void ResolveSampleByModel(Decision& decision, Permission verdict, std::string_vi
 /// The decision for malformed input or an internal error: settings.on_error,
 /// with the error in the reason. Never allow.
 Decision ErrorDecision(const DecisionSettings& settings, std::string_view error);
-
-/// Claude Code's PreToolUse answer (design.md §2.2): hookSpecificOutput with
-/// hookEventName, permissionDecision, permissionDecisionReason, plus
-/// systemMessage when there is a notice.
-nlohmann::json HookOutput(const Decision& decision);
 
 /// The result of togmal_check_tool_call (design.md §2.1) without audit_id.
 nlohmann::json DecisionJson(const Decision& decision);

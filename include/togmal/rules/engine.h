@@ -23,7 +23,7 @@ struct Facts {
   std::string cwd;
   std::string agent_id;    ///< "" for the main agent
   std::string agent_type;  ///< "" for the main agent
-  int level = 0;           ///< the classifier's level, 0..3
+  policy::Level level = policy::Level::kL0;  ///< the classifier's level
   /// The text of every shell segment that would be executed (empty for
   /// tools that run no shell).
   std::vector<std::string> executed_segments;

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "togmal/policy/level.h"
 #include "togmal/util/glob.h"
 #include "togmal/util/result.h"
 
@@ -87,7 +88,7 @@ struct Condition {
   std::string key;
   std::vector<Pattern> patterns;
   Comparison comparison = Comparison::kEqual;
-  int level = 0;  ///< 0..3 for L0..L3
+  policy::Level level = policy::Level::kL0;
   int line = 0;   ///< 1-based line in the rule file, for messages
 
   /// Rough cost of evaluating this node: globs before regexes, so a regex is
@@ -123,11 +124,8 @@ struct RuleSet {
   /// Rules that were read but not used (a loosening project rule, …), one
   /// sentence each naming file:line.
   std::vector<std::string> warnings;
+  /// Rule files left out because they could not be loaded: "file:line: why".
+  std::vector<std::string> ignored;
 };
-
-/// "L0".."L3"; out-of-range levels are clamped.
-std::string LevelName(int level);
-/// Parses "L0".."L3" (case-insensitive) into 0..3.
-std::optional<int> ParseLevel(std::string_view text);
 
 }  // namespace togmal::rules

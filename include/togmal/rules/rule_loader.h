@@ -33,7 +33,9 @@ struct RuleFile {
 Result<RuleFile> ParseRuleFile(std::string_view text, const std::string& file, Layer layer,
                                bool compile_regexes = false);
 
-/// Reads and parses a rule file from disk.
+/// Reads and parses a rule file from disk. Only a regular file of at most
+/// util::kMaxConfigBytes is read (a FIFO or a link to a device is an error,
+/// never a hang).
 Result<RuleFile> ReadRuleFile(const std::filesystem::path& path, Layer layer,
                               bool compile_regexes = false);
 
@@ -46,8 +48,11 @@ inline constexpr std::string_view kBuiltinRulesName = "<builtin>/rules.yaml";
 /// The user's rule file: util::ConfigDir()/rules.yaml.
 std::filesystem::path UserRulesPath();
 
-/// The nearest `.togmal/rules.yaml` at or above `cwd`, if any.
-std::optional<std::filesystem::path> FindProjectRules(const std::filesystem::path& cwd);
+/// Every `.togmal/rules.yaml` from `cwd` up to the repository root (the
+/// nearest directory holding `.git`), outermost first; up to the file system
+/// root when `cwd` is in no repository. A nearer file adds to the ones above
+/// it, it cannot drop them. Only names are checked; nothing is read.
+std::vector<std::filesystem::path> FindProjectRuleFiles(const std::filesystem::path& cwd);
 
 /// Combines files into one RuleSet (the layering rules above). Files are given
 /// lowest layer first.
@@ -59,11 +64,16 @@ struct LoadOptions {
   /// The user file; std::nullopt = UserRulesPath(). A missing file is fine.
   std::optional<std::filesystem::path> user_file;
   bool include_builtin = true;
+  /// Compile the built-in rules' regexes now (`serve`, validation) rather
+  /// than on first use (the hook). User and project files are always
+  /// compiled at load: a file counts only once it is valid as a whole.
   bool compile_regexes = false;
 };
 
-/// Loads all layers. A file that exists but does not parse is an error
-/// (callers fail safe), a missing user or project file is not.
+/// Loads all layers. A user or project file that exists but cannot be read,
+/// parsed or validated is left out and named in RuleSet::ignored: no file
+/// can weaken the policy by being broken. Fails only when the built-in rules
+/// cannot be loaded.
 Result<RuleSet> LoadRules(const LoadOptions& options);
 
 }  // namespace togmal::rules

@@ -1,5 +1,5 @@
 #pragma once
-/// The `togmal_check_tool_call` MCP tool (design.md §2.1): the hook's decision
+/// The `togmal_check_tool_call` MCP tool: the hook's decision (check::Judge)
 /// without a process per call. Claude Code's `mcp_tool` hook handler can call
 /// it with flat substituted fields; `response_format: "hook"` makes its text
 /// exactly the PreToolUse hook answer. SAMPLE rules ask the client's model
@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "togmal/mcp/tool.h"
 #include "togmal/rules/active_rules.h"
@@ -28,6 +29,9 @@ struct CheckToolCallOptions {
   std::shared_ptr<rules::ActiveRules> rules;
   /// The `hook:` settings (level mapping, on_error).
   rules::DecisionSettings settings;
+  /// Settings files or sections left out because they could not be loaded;
+  /// recorded with each decision.
+  std::vector<std::string> settings_warnings;
   /// Appends an entry to the audit trail and returns its id. Called from
   /// worker threads; the function serialises access itself.
   std::function<Result<int64_t>(store::AuditEntry)> append_audit;
@@ -40,7 +44,7 @@ struct CheckToolCallOptions {
 };
 
 /// What `serve` uses: the rules loaded (ActiveRules::Reload; a broken user
-/// file is logged and every call is then decided as an error: ask), the
+/// file is left out with a warning, the built-in rules stay in force), the
 /// `hook:` settings, and audit appends to `database`.
 Result<CheckToolCallOptions> ServeCheckToolCallOptions(
     std::shared_ptr<store::SharedDatabase> database, const store::AuditOptions& audit);

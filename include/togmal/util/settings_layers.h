@@ -26,8 +26,20 @@ struct SettingsLayer {
 /// Parses one settings file's text; a syntax error fails with source:line.
 Result<SettingsLayer> ParseSettingsLayer(std::string_view text, std::string source);
 
-/// The built-in layer, then the user's when the file exists.
-Result<std::vector<SettingsLayer>> LoadSettingsLayers();
+/// The layers in force and the files left out.
+struct SettingsLayers {
+  std::vector<SettingsLayer> layers;  ///< the built-in layer first
+  /// User files that exist but could not be read or parsed ("file:line:
+  /// why"): they are left out, the built-in settings stay in force.
+  std::vector<std::string> ignored;
+};
+
+/// The built-in layer, then the user's when the file exists and is usable
+/// (a regular file under util::kMaxConfigBytes that parses).
+SettingsLayers LoadSettingsLayers();
+
+/// Logs that a settings file was left out (spdlog, kept out of this header).
+void WarnIgnoredSettings(const std::string& why);
 
 /// `value` with each layer applied in order by `read(layer, value)`, which
 /// returns Result<T> (a module's reader of its own section).
@@ -41,12 +53,13 @@ Result<T> ApplySettingsLayers(const std::vector<SettingsLayer>& layers, T value,
   return value;
 }
 
-/// LoadSettingsLayers() applied over T's defaults.
+/// LoadSettingsLayers() applied over T's defaults; files left out are
+/// logged as warnings.
 template <typename T, typename Read>
 Result<T> LoadSettings(Read read) {
-  auto layers = LoadSettingsLayers();
-  if (!layers) return Fail(layers.error());
-  return ApplySettingsLayers(*layers, T{}, read);
+  SettingsLayers loaded = LoadSettingsLayers();
+  for (const std::string& why : loaded.ignored) WarnIgnoredSettings(why);
+  return ApplySettingsLayers(loaded.layers, T{}, read);
 }
 
 }  // namespace togmal::util

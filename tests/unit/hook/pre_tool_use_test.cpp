@@ -138,7 +138,7 @@ TEST_F(PreToolUse, L1IsAllowedWithANotice) {
 TEST_F(PreToolUse, MalformedInputAsksAndIsAudited) {
   json out = RunRaw("{not json");
   EXPECT_EQ(Decision(out), "ask");
-  EXPECT_NE(Reason(out).find("not JSON"), std::string::npos) << Reason(out);
+  EXPECT_NE(Reason(out).find("not valid JSON"), std::string::npos) << Reason(out);
   auto audit = Audit();
   ASSERT_EQ(audit.size(), 1u);
   EXPECT_EQ(audit[0].source, "error");
@@ -150,11 +150,41 @@ TEST_F(PreToolUse, OnErrorCanBeDeny) {
   EXPECT_EQ(Decision(RunRaw("")), "deny");
 }
 
-TEST_F(PreToolUse, BrokenRuleFileFailsSafeNamingTheLine) {
+TEST_F(PreToolUse, BrokenRuleFileIsLeftOutAndRecordedNamingTheLine) {
+  // A broken file cannot loosen the policy (it would turn deny into ask):
+  // the built-in policy decides, and the audit entry names the file.
   WriteFile(root_ / "config/togmal/rules.yaml", "rules:\n  - id: x\n    action: MAYBE\n");
-  json out = Run("Bash", {{"command", "ls"}});
-  EXPECT_EQ(Decision(out), "ask");
-  EXPECT_NE(Reason(out).find("rules.yaml:3"), std::string::npos) << Reason(out);
+  EXPECT_EQ(Decision(Run("Bash", {{"command", "ls"}})), "allow");
+  EXPECT_EQ(Decision(Run("Bash", {{"command", "rm -rf /"}})), "deny");
+  auto audit = Audit();
+  ASSERT_EQ(audit.size(), 2u);
+  EXPECT_NE(audit[0].detail["config_ignored"].dump().find("rules.yaml:3"), std::string::npos)
+      << audit[0].detail.dump();
+}
+
+TEST_F(PreToolUse, BrokenProjectFileCannotTurnADenyIntoAnAsk) {
+  WriteFile(root_ / "proj/.togmal/rules.yaml",
+            "rules:\n  - {id: loosen, priority: 0, conditions: {command: '(x'}, action: ASK}\n");
+  EXPECT_EQ(Decision(Run("Bash", {{"command", "rm -rf /"}})), "deny");
+}
+
+TEST_F(PreToolUse, BrokenSettingsLeaveTheBuiltinMapping) {
+  WriteFile(root_ / "config/togmal/settings.yaml", "hook:\n  levels: {L3: maybe}\n");
+  EXPECT_EQ(Decision(Run("Bash", {{"command", "rm -rf /"}})), "deny");
+  WriteFile(root_ / "config/togmal/settings.yaml", "hook: [\n");
+  EXPECT_EQ(Decision(Run("Bash", {{"command", "rm -rf /"}})), "deny");
+}
+
+TEST_F(PreToolUse, HostileInputIsRefusedAndAudited) {
+  const std::string deep = R"({"tool_name":"Bash","tool_input":{"command":"ls","x":)" +
+                           std::string(20000, '[') + std::string(20000, ']') + "}}";
+  EXPECT_EQ(Decision(RunRaw(deep)), "ask");
+  EXPECT_EQ(Decision(RunRaw(R"({"tool_name":"Bash","tool_input":{"command":"ls","n":1e400}})")),
+            "ask");
+  auto audit = Audit();
+  ASSERT_EQ(audit.size(), 2u);
+  EXPECT_EQ(audit[0].source, "error");
+  EXPECT_EQ(audit[1].source, "error");
 }
 
 TEST_F(PreToolUse, UnwritableAuditTurnsAllowIntoAsk) {

@@ -35,7 +35,7 @@ TEST(ActiveRules, BrokenReloadKeepsTheOldRules) {
   ASSERT_FALSE(reloaded.ok());
   EXPECT_NE(reloaded.error().find(user.string() + ":2:"), std::string::npos) << reloaded.error();
   EXPECT_EQ(active.Base(), before);
-  EXPECT_TRUE(active.ForCwd("").ok());
+  EXPECT_EQ(active.ForCwd(""), before);
 
   std::ofstream(user) << "rules:\n  - {id: theirs, conditions: {}, action: DENY}\n";
   ASSERT_TRUE(active.Reload().ok());
@@ -44,13 +44,16 @@ TEST(ActiveRules, BrokenReloadKeepsTheOldRules) {
   EXPECT_TRUE(Has(*before, "mine")) << "a reader's old set stays valid";
 }
 
-TEST(ActiveRules, NeverLoadedFailsSafe) {
+TEST(ActiveRules, ABrokenUserFileBeforeAnyLoadLeavesTheBuiltinRules) {
   testing::TempDir dir;
   fs::path user = fs::path(dir.path()) / "rules.yaml";
   std::ofstream(user) << "rules: [oops\n";
   ActiveRules active(user);
   EXPECT_FALSE(active.Reload().ok());
-  EXPECT_FALSE(active.ForCwd("/").ok());
+  auto rules = active.ForCwd("/");
+  ASSERT_EQ(rules->ignored.size(), 1u);
+  EXPECT_NE(rules->ignored[0].find(user.string()), std::string::npos) << rules->ignored[0];
+  EXPECT_FALSE(rules->rules.empty()) << "the built-in rules stay in force";
 }
 
 TEST(ActiveRules, ProjectFileIsAddedPerCwdAndRereadWhenChanged) {
@@ -62,16 +65,20 @@ TEST(ActiveRules, ProjectFileIsAddedPerCwdAndRereadWhenChanged) {
   std::ofstream(root / "repo/.togmal/rules.yaml")
       << "rules:\n  - {id: p1, conditions: {}, action: ASK}\n";
   auto first = active.ForCwd(root / "repo");
-  ASSERT_TRUE(first.ok()) << first.error();
-  EXPECT_TRUE(Has(**first, "p1"));
+  EXPECT_TRUE(Has(*first, "p1"));
   EXPECT_FALSE(Has(*active.Base(), "p1"));
-  EXPECT_EQ(*active.ForCwd(root / "repo"), *first) << "cached while unchanged";
+  EXPECT_EQ(active.ForCwd(root / "repo"), first) << "cached while unchanged";
   std::ofstream(root / "repo/.togmal/rules.yaml")
       << "rules:\n  - {id: p2-longer, conditions: {}, action: DENY}\n";
   auto second = active.ForCwd(root / "repo");
-  ASSERT_TRUE(second.ok());
-  EXPECT_TRUE(Has(**second, "p2-longer"));
-  EXPECT_FALSE(Has(**second, "p1"));
+  EXPECT_TRUE(Has(*second, "p2-longer"));
+  EXPECT_FALSE(Has(*second, "p1"));
+  // A nearer file adds to the repository's; a broken one is left out.
+  fs::create_directories(root / "repo/sub/.togmal");
+  std::ofstream(root / "repo/sub/.togmal/rules.yaml") << "rules: [broken\n";
+  auto nested = active.ForCwd(root / "repo/sub");
+  EXPECT_TRUE(Has(*nested, "p2-longer"));
+  ASSERT_EQ(nested->ignored.size(), 1u);
 }
 
 TEST(ActiveRules, DescribeShowsLayerAndSource) {

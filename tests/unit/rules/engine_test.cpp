@@ -148,17 +148,17 @@ INSTANTIATE_TEST_SUITE_P(
                   With(Call("Read"),
                        [](Facts& f) {
                          f.agent_type = "Explore";
-                         f.level = 1;
+                         f.level = static_cast<policy::Level>(1);
                        }),
                   ""},
         MatchCase{"agent id", With(Call("Read"), [](Facts& f) { f.agent_id = "agent-77"; }),
                   "agent-id"},
         MatchCase{"main agent has no id", Call("Glob"), ""},
-        MatchCase{"level >=", With(Call("Anything"), [](Facts& f) { f.level = 3; }), "level-ge"},
-        MatchCase{"level ==", With(Call("Glob"), [](Facts& f) { f.level = 2; }), "level-eq"},
-        MatchCase{"level == miss", With(Call("Glob"), [](Facts& f) { f.level = 1; }), ""},
+        MatchCase{"level >=", With(Call("Anything"), [](Facts& f) { f.level = static_cast<policy::Level>(3); }), "level-ge"},
+        MatchCase{"level ==", With(Call("Glob"), [](Facts& f) { f.level = static_cast<policy::Level>(2); }), "level-eq"},
+        MatchCase{"level == miss", With(Call("Glob"), [](Facts& f) { f.level = static_cast<policy::Level>(1); }), ""},
         MatchCase{"level <", Call("Read", {{"file_path", "a"}}), "level-lt"},
-        MatchCase{"level < miss", With(Call("Read"), [](Facts& f) { f.level = 1; }), ""}));
+        MatchCase{"level < miss", With(Call("Read"), [](Facts& f) { f.level = static_cast<policy::Level>(1); }), ""}));
 
 TEST(Engine, LowerPriorityWinsRegardlessOfFileOrder) {
   RuleSet set = Parse(R"(

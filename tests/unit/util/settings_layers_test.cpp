@@ -6,11 +6,15 @@
 #include "togmal/util/settings_layers.h"
 
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
 #include <yaml-cpp/yaml.h>
 
 #include <set>
 #include <string>
 
+#include "process.h"
 #include "scoped_env.h"
 #include "togmal/util/embedded.h"
 
@@ -53,12 +57,30 @@ std::string Differences(const YAML::Node& a, const YAML::Node& b, const std::str
 
 TEST(SettingsLayers, CompiledBuiltinLayerIsTheEmbeddedYaml) {
   togmal::testing::ScopedEnv config("XDG_CONFIG_HOME", "/nonexistent/togmal-test");
-  auto layers = LoadSettingsLayers();
-  ASSERT_TRUE(layers.ok()) << layers.error();
-  ASSERT_EQ(layers->size(), 1u) << "no user file here";
+  SettingsLayers loaded = LoadSettingsLayers();
+  EXPECT_TRUE(loaded.ignored.empty());
+  ASSERT_EQ(loaded.layers.size(), 1u) << "no user file here";
   const YAML::Node parsed = YAML::Load(std::string(*FindEmbeddedFile("settings.yaml")));
-  EXPECT_EQ(Differences((*layers)[0].root, parsed, "settings"), "");
-  EXPECT_TRUE((*layers)[0].root["audit"]["sync"]) << "a key the readers have defaults for";
+  EXPECT_EQ(Differences(loaded.layers[0].root, parsed, "settings"), "");
+  EXPECT_TRUE(loaded.layers[0].root["audit"]["sync"]) << "a key the readers have defaults for";
+}
+
+TEST(SettingsLayers, AnUnusableUserFileIsLeftOutAndNamed) {
+  togmal::testing::TempDir dir;
+  togmal::testing::ScopedEnv config("XDG_CONFIG_HOME", dir.path().c_str());
+  std::filesystem::create_directories(dir.path() + "/togmal");
+  {
+    std::ofstream(dir.path() + "/togmal/settings.yaml") << "hook: {levels: [\n";
+  }
+  SettingsLayers broken = LoadSettingsLayers();
+  EXPECT_EQ(broken.layers.size(), 1u);
+  ASSERT_EQ(broken.ignored.size(), 1u);
+  EXPECT_NE(broken.ignored[0].find("settings.yaml:"), std::string::npos) << broken.ignored[0];
+  std::filesystem::remove(dir.path() + "/togmal/settings.yaml");
+  std::filesystem::create_symlink("/dev/zero", dir.path() + "/togmal/settings.yaml");
+  SettingsLayers device = LoadSettingsLayers();
+  ASSERT_EQ(device.ignored.size(), 1u);
+  EXPECT_NE(device.ignored[0].find("not a regular file"), std::string::npos) << device.ignored[0];
 }
 
 TEST(SettingsLayers, TheComparisonSeesAMissingKey) {

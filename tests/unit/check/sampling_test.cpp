@@ -1,8 +1,8 @@
-#include "togmal/hook/sampling.h"
+#include "togmal/tools/sampling.h"
 
 #include <gtest/gtest.h>
 
-namespace togmal::hook {
+namespace togmal::tools {
 namespace {
 
 using json = nlohmann::json;
@@ -54,14 +54,14 @@ TEST(Verdicts, NonTextOrMissingContentIsNoVerdict) {
 }
 
 TEST(SamplingRequest, CarriesCallGuidanceAndTheDemandForAVerdict) {
-  ToolCallRequest call;
+  check::ToolCallRequest call;
   call.tool_name = "Write";
   call.tool_input = {{"file_path", "src/app.py"}, {"content", std::string(20000, 'x')}};
   call.cwd = "/p";
   rules::Decision decision;
   decision.rule_id = "review-python";
   decision.sampling_guidance = "Look for injected secrets";
-  decision.level = 1;
+  decision.level = policy::Level::kL1;
   json request = SamplingRequest(call, decision);
   std::string text = request["messages"][0]["content"]["text"];
   EXPECT_NE(text.find("Write"), std::string::npos);
@@ -73,4 +73,4 @@ TEST(SamplingRequest, CarriesCallGuidanceAndTheDemandForAVerdict) {
 }
 
 }  // namespace
-}  // namespace togmal::hook
+}  // namespace togmal::tools

@@ -1,0 +1,139 @@
+#pragma once
+/// The one answer to "what happens to this tool call?". `togmal hook`,
+/// `togmal_check_tool_call`, `togmal check` and `togmal rules explain|test`
+/// all ask the Judge, so they cannot drift apart:
+///
+///   classify (policy::Classifier) → rules and the level mapping
+///   (rules::Decide) → resolve a SAMPLE rule → record in the audit trail
+///   (a decision that cannot be recorded is never an allow).
+///
+/// What differs between the front ends is passed in: how a SAMPLE is
+/// resolved (a model through MCP sampling, or ask), where the audit entry
+/// goes, and whether the call is real (recorded) or a what-if question.
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "togmal/check/tool_call.h"
+#include "togmal/rules/decision.h"
+#include "togmal/rules/rule.h"
+#include "togmal/util/result.h"
+#include "togmal/util/settings_layers.h"
+
+namespace togmal::store {
+struct AuditEntry;
+}  // namespace togmal::store
+
+namespace togmal::check {
+
+/// The policy a call is judged under.
+struct Policy {
+  std::shared_ptr<const rules::RuleSet> rules;
+  rules::DecisionSettings settings;
+  /// Configuration that could not be loaded and was left out (file:line and
+  /// why), besides the rule set's own warnings. Recorded with each decision.
+  std::vector<std::string> warnings;
+};
+
+/// Loads the policy for a call in `cwd`, for a process that judges one call
+/// (the hook, the CLI): settings from `layers` (the `hook:` section), the
+/// built-in rules, the user's rule file (`user_rules`, default
+/// rules::UserRulesPath()) and every `.togmal/rules.yaml` from `cwd` up to the
+/// repository root. A user or project file that cannot be loaded is left out
+/// with a warning: the built-in policy and every layer that loaded keep their
+/// strength. Fails only if the built-in rules cannot be loaded.
+Result<Policy> LoadPolicy(const std::filesystem::path& cwd,
+                          const std::vector<util::SettingsLayer>& layers,
+                          const std::optional<std::filesystem::path>& user_rules = std::nullopt);
+
+/// Resolves a SAMPLE decision in place (rules::ResolveSampleAsAsk or
+/// rules::ResolveSampleByModel), or leaves it visible as a SAMPLE. Returns
+/// false when the verdict is not available yet (the MCP client is being
+/// asked and will retry): the judgement is then pending and not recorded.
+using SampleResolver = std::function<bool(const ToolCallRequest& call, rules::Decision& decision)>;
+
+/// Appends an audit entry and returns its id. May be called from any thread.
+using AuditSink = std::function<Result<int64_t>(store::AuditEntry entry)>;
+
+/// Whether a judgement is about a call that will run (recorded; unrecorded
+/// decisions are tightened) or a what-if question (`togmal check`,
+/// `rules explain`: nothing is recorded or tightened).
+enum class Recording { kAudited, kWhatIf };
+
+struct JudgeOptions {
+  /// Stored with each entry: "hook", "mcp" or "cli". Also the session name
+  /// when the call carries no session id.
+  std::string via;
+  Recording recording = Recording::kAudited;
+  /// Where kAudited entries go. Empty: none is configured, and every
+  /// decision is tightened as unrecorded.
+  AuditSink audit = nullptr;
+  /// Empty: a SAMPLE becomes ask with the rule's guidance as the reason.
+  SampleResolver resolve_sample = nullptr;
+};
+
+/// A decision and, when it was recorded, its audit entry's id.
+struct Judgement {
+  rules::Decision decision;
+  std::optional<int64_t> audit_id;
+  /// The SAMPLE resolver is still waiting for a verdict: nothing was
+  /// recorded, and `decision` is not final.
+  bool pending = false;
+};
+
+class Judge {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  explicit Judge(JudgeOptions options) : options_(std::move(options)) {}
+
+  /// Classifies `call`, decides with `policy`, resolves a SAMPLE and records
+  /// the decision. Never throws: an internal error is decided as
+  /// policy.settings.on_error. `started` is when the front end received the
+  /// call (the recorded latency).
+  Judgement Decide(const ToolCallRequest& call, const Policy& policy,
+                   Clock::time_point started = Clock::now()) const;
+
+  /// For a call that could not be judged (malformed input, no policy, out of
+  /// time): `settings.on_error` with `error` in the reason, recorded like any
+  /// decision. `call` holds whatever could be read of the input.
+  Judgement Refuse(const ToolCallRequest& call, const rules::DecisionSettings& settings,
+                   std::string_view error, Clock::time_point started = Clock::now(),
+                   const std::vector<std::string>& warnings = {}) const;
+
+ private:
+  Judgement Record(const ToolCallRequest& call, rules::Decision decision,
+                   const std::vector<std::string>& warnings, Clock::time_point started) const;
+
+  JudgeOptions options_;
+};
+
+/// The classifier's level and findings for `call`, decided with `rules` and
+/// `settings`; a SAMPLE rule's decision is left unresolved. The pure part of
+/// Judge::Decide (no recording), for tests and benchmarks.
+Result<rules::Decision> Classify(const ToolCallRequest& call, const rules::RuleSet& rules,
+                                 const rules::DecisionSettings& settings);
+
+/// The audit entry recording `decision` (input redaction happens in the
+/// store). `via` as in JudgeOptions.
+store::AuditEntry MakeAuditEntry(const ToolCallRequest& call, const rules::Decision& decision,
+                                 std::string_view via, int64_t latency_us,
+                                 const std::vector<std::string>& warnings = {});
+
+/// Marks `decision` as unrecorded: allow becomes ask, and the reason says why.
+void TightenForAuditFailure(rules::Decision& decision, std::string_view error);
+
+/// Claude Code's PreToolUse answer: hookSpecificOutput with hookEventName,
+/// permissionDecision and permissionDecisionReason, plus systemMessage for a
+/// notice. The hook prints it; togmal_check_tool_call returns it as text
+/// with response_format "hook".
+nlohmann::json ClaudeHookAnswer(const rules::Decision& decision);
+
+}  // namespace togmal::check

@@ -1,0 +1,39 @@
+#pragma once
+/// YAML that people write, read with bounds, and the one conversion of YAML to
+/// JSON. yaml-cpp shares the node an alias points to, so a 700-byte file of
+/// nested aliases is small in memory but explodes for whoever walks it;
+/// ParseYaml walks it once, with the aliases expanded, under a node budget.
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "togmal/util/result.h"
+
+namespace togmal::util {
+
+struct YamlLimits {
+  /// Nodes visited with every alias expanded. The built-in files have ~5,000.
+  std::size_t max_nodes = 200'000;
+  /// Nesting of maps and sequences.
+  std::size_t max_depth = 64;
+};
+
+/// Parses `text`. Fails with "source:line: message" on a syntax error, and
+/// when the document (aliases expanded) exceeds `limits`.
+Result<YAML::Node> ParseYaml(std::string_view text, std::string_view source,
+                             YamlLimits limits = {});
+
+/// How scalars become JSON: as their text (`kText`: `1` is "1"), or typed as
+/// a YAML reader would (`kTyped`: plain `1`, `true`, `~` become a number, a
+/// boolean, null; quoted scalars stay strings).
+enum class YamlScalars { kText, kTyped };
+
+/// The JSON of `node`: maps to objects (keys as text), sequences to arrays.
+/// Walk only nodes that ParseYaml accepted: the conversion is not bounded.
+nlohmann::json YamlToJson(const YAML::Node& node, YamlScalars scalars);
+
+}  // namespace togmal::util

@@ -1,0 +1,195 @@
+#include "togmal/check/judge.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "togmal/policy/classifier.h"
+#include "togmal/rules/rule_loader.h"
+#include "togmal/store/audit_log.h"
+
+namespace togmal::check {
+namespace {
+
+using json = nlohmann::json;
+
+bool IsShellTool(std::string_view name) {
+  std::string lower(name);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return lower == "bash";
+}
+
+// Every configuration problem the decision was made despite.
+std::vector<std::string> ConfigWarnings(const Policy& policy) {
+  std::vector<std::string> warnings = policy.warnings;
+  if (policy.rules) {
+    warnings.insert(warnings.end(), policy.rules->ignored.begin(), policy.rules->ignored.end());
+  }
+  return warnings;
+}
+
+}  // namespace
+
+Result<Policy> LoadPolicy(const std::filesystem::path& cwd,
+                          const std::vector<util::SettingsLayer>& layers,
+                          const std::optional<std::filesystem::path>& user_rules) {
+  Policy policy;
+  policy.settings = rules::DecisionSettingsFrom(layers, policy.warnings);
+  auto rule_set = rules::LoadRules({.cwd = cwd, .user_file = user_rules});
+  if (!rule_set) return Fail(rule_set.error());
+  policy.rules = std::make_shared<const rules::RuleSet>(std::move(*rule_set));
+  return policy;
+}
+
+Result<rules::Decision> Classify(const ToolCallRequest& call, const rules::RuleSet& rule_set,
+                                 const rules::DecisionSettings& settings) {
+  const policy::Classifier& classifier = policy::Classifier::Default();
+  policy::Classification classification =
+      classifier.Classify({call.tool_name, call.tool_input, call.cwd});
+
+  rules::Facts facts;
+  facts.tool_name = call.tool_name;
+  facts.tool_input = call.tool_input;
+  facts.cwd = call.cwd;
+  facts.agent_id = call.agent_id;
+  facts.agent_type = call.agent_type;
+  facts.level = classification.level;
+  auto command = call.tool_input.find("command");
+  if (IsShellTool(call.tool_name) && command != call.tool_input.end() && command->is_string()) {
+    // Lexed again only if a rule's `command` condition is reached.
+    std::string text = command->get<std::string>();
+    facts.segment_source = [&classifier, text] {
+      std::vector<std::string> segments;
+      for (const policy::ExecutedSegment& segment : classifier.ExecutedSegments(text)) {
+        segments.push_back(segment.text);
+      }
+      return segments;
+    };
+  }
+  // The deciding finding first: it explains the level.
+  std::vector<policy::Finding> findings;
+  findings.reserve(classification.findings.size());
+  if (!classification.findings.empty()) {
+    findings.push_back(classification.Deciding());
+    for (std::size_t i = 0; i < classification.findings.size(); ++i) {
+      if (i != classification.deciding) findings.push_back(classification.findings[i]);
+    }
+  }
+  return rules::Decide(rule_set, facts, findings, settings);
+}
+
+Judgement Judge::Decide(const ToolCallRequest& call, const Policy& policy,
+                        Clock::time_point started) const {
+  const std::vector<std::string> warnings = ConfigWarnings(policy);
+  if (!policy.rules) return Refuse(call, policy.settings, "no rules loaded", started, warnings);
+  rules::Decision decision;
+  try {
+    auto decided = Classify(call, *policy.rules, policy.settings);
+    if (!decided) return Refuse(call, policy.settings, decided.error(), started, warnings);
+    decision = std::move(*decided);
+    if (decision.source == rules::Source::kRule && decision.action == rules::Action::kSample) {
+      if (options_.resolve_sample) {
+        if (!options_.resolve_sample(call, decision)) {
+          return Judgement{.decision = std::move(decision), .audit_id = {}, .pending = true};
+        }
+      } else {
+        rules::ResolveSampleAsAsk(decision, "");
+      }
+    }
+  } catch (const std::exception& e) {
+    return Refuse(call, policy.settings, std::string("internal error: ") + e.what(), started,
+                  warnings);
+  }
+  return Record(call, std::move(decision), warnings, started);
+}
+
+Judgement Judge::Refuse(const ToolCallRequest& call, const rules::DecisionSettings& settings,
+                        std::string_view error, Clock::time_point started,
+                        const std::vector<std::string>& warnings) const {
+  return Record(call, rules::ErrorDecision(settings, error), warnings, started);
+}
+
+Judgement Judge::Record(const ToolCallRequest& call, rules::Decision decision,
+                        const std::vector<std::string>& warnings, Clock::time_point started) const {
+  Judgement judgement;
+  if (options_.recording == Recording::kWhatIf) {
+    judgement.decision = std::move(decision);
+    return judgement;
+  }
+  if (!options_.audit) {
+    TightenForAuditFailure(decision, "no audit trail is configured");
+    judgement.decision = std::move(decision);
+    return judgement;
+  }
+  auto latency =
+      std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started).count();
+  Result<int64_t> appended = Fail("the audit trail could not be written");
+  try {
+    appended = options_.audit(MakeAuditEntry(call, decision, options_.via, latency, warnings));
+  } catch (const std::exception& e) {
+    appended = Fail(e.what());
+  }
+  if (appended) {
+    judgement.audit_id = *appended;
+  } else {
+    spdlog::error("audit: {}", appended.error());
+    TightenForAuditFailure(decision, appended.error());
+  }
+  judgement.decision = std::move(decision);
+  return judgement;
+}
+
+store::AuditEntry MakeAuditEntry(const ToolCallRequest& call, const rules::Decision& decision,
+                                 std::string_view via, int64_t latency_us,
+                                 const std::vector<std::string>& warnings) {
+  store::AuditEntry entry;
+  entry.kind = store::AuditKind::kDecision;
+  entry.session = call.session_id.empty() ? std::string(via) : call.session_id;
+  entry.tool_name = call.tool_name;
+  entry.input = call.tool_input;
+  entry.decision = std::string(rules::PermissionName(decision.permission));
+  entry.level = std::string(policy::LevelName(decision.level));
+  entry.rule = decision.rule_id;
+  entry.source = std::string(rules::SourceName(decision.source));
+  entry.reasons = rules::DecisionJson(decision)["reasons"];
+  entry.latency_us = latency_us;
+  json detail = {{"via", via}, {"reason", decision.reason}};
+  auto put = [&detail](const char* key, const std::string& value) {
+    if (!value.empty()) detail[key] = value;
+  };
+  put("cwd", call.cwd);
+  put("agent_id", call.agent_id);
+  put("agent_type", call.agent_type);
+  put("tool_use_id", call.tool_use_id);
+  put("permission_mode", call.permission_mode);
+  put("rule_where", decision.rule_where);
+  put("tightened_by", decision.tightened_by);
+  put("notice", decision.notice);
+  if (!warnings.empty()) detail["config_ignored"] = warnings;
+  entry.detail = std::move(detail);
+  return entry;
+}
+
+void TightenForAuditFailure(rules::Decision& decision, std::string_view error) {
+  if (decision.permission == rules::Permission::kAllow) {
+    decision.permission = rules::Permission::kAsk;
+    decision.notice.clear();
+    decision.reason +=
+        "; but the audit trail could not be written (" + std::string(error) + "), so asking";
+  } else {
+    decision.reason += " (not audited: " + std::string(error) + ")";
+  }
+}
+
+json ClaudeHookAnswer(const rules::Decision& decision) {
+  json out = {{"hookSpecificOutput",
+               {{"hookEventName", "PreToolUse"},
+                {"permissionDecision", rules::PermissionName(decision.permission)},
+                {"permissionDecisionReason", decision.reason}}}};
+  if (!decision.notice.empty()) out["systemMessage"] = decision.notice;
+  return out;
+}
+
+}  // namespace togmal::check

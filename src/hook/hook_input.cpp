@@ -1,0 +1,52 @@
+#include "togmal/hook/hook_input.h"
+
+#include <string>
+
+#include "togmal/util/json_parse.h"
+
+namespace togmal::hook {
+namespace {
+
+using json = nlohmann::json;
+
+std::string StringField(const json& object, const char* name) {
+  auto it = object.find(name);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+Result<check::ToolCallRequest> ParseHookInput(std::string_view text) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return Fail("the hook input was empty (expected Claude Code's PreToolUse JSON on stdin)");
+  }
+  auto parsed = util::ParseJson(text);
+  if (!parsed) return Fail("the hook input is " + parsed.error());
+  json& input = *parsed;
+  if (!input.is_object()) return Fail("the hook input is not a JSON object");
+  check::ToolCallRequest call;
+  call.cwd = StringField(input, "cwd");
+  call.session_id = StringField(input, "session_id");
+  call.agent_id = StringField(input, "agent_id");
+  call.agent_type = StringField(input, "agent_type");
+  call.tool_use_id = StringField(input, "tool_use_id");
+  call.permission_mode = StringField(input, "permission_mode");
+  call.hook_event_name = StringField(input, "hook_event_name");
+  if (!call.hook_event_name.empty() && call.hook_event_name != "PreToolUse") {
+    return Fail("togmal hook answers PreToolUse events only, got " + call.hook_event_name);
+  }
+  auto tool_name = input.find("tool_name");
+  if (tool_name == input.end() || !tool_name->is_string() ||
+      tool_name->get_ref<const std::string&>().empty()) {
+    return Fail("the hook input has no tool_name string");
+  }
+  call.tool_name = tool_name->get<std::string>();
+  auto tool_input = input.find("tool_input");
+  if (tool_input == input.end() || !tool_input->is_object()) {
+    return Fail("the hook input has no tool_input object (tool " + call.tool_name + ")");
+  }
+  call.tool_input = std::move(*tool_input);
+  return call;
+}
+
+}  // namespace togmal::hook

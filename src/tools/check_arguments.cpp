@@ -1,0 +1,61 @@
+#include "togmal/tools/check_arguments.h"
+
+#include "togmal/util/json_parse.h"
+
+namespace togmal::tools {
+namespace {
+
+using json = nlohmann::json;
+
+std::string StringField(const json& object, const char* name) {
+  auto it = object.find(name);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+Result<CheckArguments> ParseCheckArguments(const json& arguments) {
+  if (!arguments.is_object()) return Fail("arguments must be an object");
+  CheckArguments parsed;
+  check::ToolCallRequest& call = parsed.call;
+  call.tool_name = StringField(arguments, "tool_name");
+  if (call.tool_name.empty()) return Fail("tool_name is required");
+  call.cwd = StringField(arguments, "cwd");
+  call.session_id = StringField(arguments, "session_id");
+  call.agent_id = StringField(arguments, "agent_id");
+  call.agent_type = StringField(arguments, "agent_type");
+  call.tool_use_id = StringField(arguments, "tool_use_id");
+  call.permission_mode = StringField(arguments, "permission_mode");
+  call.hook_event_name = StringField(arguments, "hook_event_name");
+  auto tool_input = arguments.find("tool_input");
+  if (tool_input != arguments.end() && !tool_input->is_null()) {
+    if (tool_input->is_object()) {
+      call.tool_input = *tool_input;
+    } else if (tool_input->is_string()) {
+      // A hook may substitute the whole object as text.
+      auto text = util::ParseJson(tool_input->get_ref<const std::string&>());
+      if (!text || !text->is_object()) {
+        return Fail("tool_input must be an object (or JSON text of one)" +
+                    (text ? std::string() : ": " + text.error()));
+      }
+      call.tool_input = std::move(*text);
+    } else {
+      return Fail("tool_input must be an object");
+    }
+  }
+  for (std::string_view field : kFlatToolInputFields) {
+    std::string key(field);
+    auto value = arguments.find(key);
+    if (value == arguments.end() || value->is_null()) continue;
+    if (value->is_string() && value->get_ref<const std::string&>().empty()) continue;
+    auto existing = call.tool_input.find(key);
+    if (existing == call.tool_input.end()) {
+      call.tool_input[key] = *value;
+    } else if (*existing != *value) {
+      parsed.ignored_flat_fields.push_back(key);
+    }
+  }
+  return parsed;
+}
+
+}  // namespace togmal::tools

@@ -1,0 +1,25 @@
+#include "togmal/util/text.h"
+
+namespace togmal::util {
+
+std::string Shorten(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  std::size_t cut = max_bytes;
+  // Step back over continuation bytes (10xxxxxx) to the start of a character.
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "…";
+}
+
+std::string OneLine(std::string_view text, std::size_t max_bytes) {
+  std::string line = Shorten(text, max_bytes);
+  for (char& c : line) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  }
+  return line;
+}
+
+std::string DumpJson(const nlohmann::json& value, int indent) {
+  return value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace togmal::util

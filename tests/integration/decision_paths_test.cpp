@@ -1,0 +1,138 @@
+// One decision path: for the repository's own classifier cases, with a user
+// and a project rule file present, `togmal hook`, `togmal check --json`,
+// `togmal rules explain --json` and togmal_check_tool_call (through `togmal
+// serve`) give the same decision. They all ask check::Judge; this holds them
+// to it through the built binary.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "process.h"
+#include "serve_client.h"
+
+namespace togmal::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Case {
+  std::string tool;
+  json input;
+  int line = 0;
+};
+
+// tests/unit/policy/classifier_cases.txt: `L2 | command`, `L2 ~ command` (with
+// \n and \t escapes), `L1 @ Tool {json}`.
+std::vector<Case> ReadCases() {
+  std::ifstream in(std::string(TOGMAL_SOURCE_DIR) + "/tests/unit/policy/classifier_cases.txt");
+  std::vector<Case> cases;
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.size() < 5 || line[0] != 'L') continue;
+    const char kind = line[3];
+    std::string rest = line.substr(5);
+    if (kind == '|' || kind == '~') {
+      if (kind == '~') {
+        std::string text;
+        for (std::size_t i = 0; i < rest.size(); ++i) {
+          if (rest[i] == '\\' && i + 1 < rest.size() && (rest[i + 1] == 'n' || rest[i + 1] == 't')) {
+            text.push_back(rest[i + 1] == 'n' ? '\n' : '\t');
+            ++i;
+          } else {
+            text.push_back(rest[i]);
+          }
+        }
+        rest = text;
+      }
+      cases.push_back({"Bash", {{"command", rest}}, number});
+    } else if (kind == '@') {
+      const std::size_t space = rest.find(' ');
+      json input = json::parse(rest.substr(space + 1), nullptr, false);
+      if (input.is_object()) cases.push_back({rest.substr(0, space), input, number});
+    }
+  }
+  return cases;
+}
+
+TEST(DecisionPaths, HookCheckExplainAndTheMcpToolAgree) {
+  TempDir dir;
+  const fs::path root = dir.path();
+  const fs::path project = root / "home/user/project";
+  fs::create_directories(project / ".git");
+  fs::create_directories(root / "config/togmal");
+  // Rules that move decisions away from the bare level mapping.
+  std::ofstream(root / "config/togmal/rules.yaml")
+      << "rules:\n"
+         "  - {id: no-npm-test, conditions: {command: '^npm\\s+test'}, action: DENY}\n"
+         "  - {id: make-ok, conditions: {command: '^make\\b'}, action: ALLOW}\n"
+         "  - {id: ask-git-add, conditions: {command: '^git\\s+add'}, action: ASK}\n";
+  fs::create_directories(project / ".togmal");
+  std::ofstream(project / ".togmal/rules.yaml")
+      << "rules:\n"
+         "  - {id: no-push, conditions: {command: '^git\\s+push'}, action: DENY}\n"
+         "  - {id: loosen, priority: 0, conditions: {command: '^rm'}, action: ASK}\n";
+  std::ofstream(root / "config/togmal/settings.yaml") << "hook:\n  levels: {L1: ask}\n";
+  const EnvChanges env = {{"TOGMAL_DB", (root / "togmal.db").string()},
+                          {"XDG_CONFIG_HOME", (root / "config").string()},
+                          {"XDG_DATA_HOME", (root / "data").string()},
+                          {"HOME", "/home/user"},
+                          {"TOGMAL_LOG", std::nullopt}};
+
+  std::vector<Case> cases = ReadCases();
+  ASSERT_GT(cases.size(), 500u);
+  // Each case costs three processes: every third case here, fewer under the
+  // sanitizers (TOGMAL_DECISION_PATHS_STRIDE; 1 checks them all).
+  std::size_t stride = 3;
+  if (const char* value = std::getenv("TOGMAL_DECISION_PATHS_STRIDE")) {
+    stride = std::max<std::size_t>(1, std::strtoul(value, nullptr, 10));
+  }
+
+  ServeClient serve({}, env);
+  serve.Initialize("2025-06-18");
+  std::size_t checked = 0;
+  for (std::size_t i = 0; i < cases.size(); i += stride) {
+    const Case& c = cases[i];
+    const std::string where = "classifier_cases.txt:" + std::to_string(c.line);
+    const std::string input = c.input.dump();
+
+    json event = {{"session_id", "s"},          {"transcript_path", "/tmp/t.jsonl"},
+                  {"cwd", project.string()},    {"permission_mode", "default"},
+                  {"hook_event_name", "PreToolUse"}, {"tool_name", c.tool},
+                  {"tool_input", c.input},      {"tool_use_id", "t"}};
+    auto hook = RunProcess({TogmalBinary(), "hook"}, event.dump(), env, std::chrono::seconds(60));
+    ASSERT_EQ(hook.exit_code, 0) << where << hook.err;
+    const std::string by_hook =
+        json::parse(hook.out)["hookSpecificOutput"]["permissionDecision"].get<std::string>();
+
+    auto check = RunProcess({TogmalBinary(), "check", "--json", "--cwd", project.string(),
+                             "--tool", c.tool, "--input", input},
+                            "", env, std::chrono::seconds(60));
+    ASSERT_EQ(check.exit_code, 0) << where << check.err;
+    EXPECT_EQ(json::parse(check.out)["decision"], by_hook) << where << ": togmal check";
+
+    auto explain = RunProcess({TogmalBinary(), "rules", "explain", "--json", "--cwd",
+                               project.string(), "--tool", c.tool, "--input", input},
+                              "", env, std::chrono::seconds(60));
+    ASSERT_EQ(explain.exit_code, 0) << where << explain.err;
+    EXPECT_EQ(json::parse(explain.out)["decision"], by_hook) << where << ": rules explain";
+
+    json response = serve.Call(ToolCall(static_cast<int>(i), "togmal_check_tool_call",
+                                        {{"tool_name", c.tool},
+                                         {"tool_input", c.input},
+                                         {"cwd", project.string()},
+                                         {"response_format", "json"}}));
+    EXPECT_EQ(response["result"]["structuredContent"]["decision"], by_hook)
+        << where << ": togmal_check_tool_call " << response.dump().substr(0, 500);
+    ++checked;
+  }
+  EXPECT_GT(checked, cases.size() / (stride + 1));
+}
+
+}  // namespace
+}  // namespace togmal::testing

@@ -1,0 +1,241 @@
+// check::Judge: the decision every front end shares, its recording rules, and
+// the policy it loads (broken files never loosen it).
+#include "togmal/check/judge.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <sys/stat.h>
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+
+#include "process.h"
+#include "scoped_env.h"
+#include "togmal/rules/rule_loader.h"
+#include "togmal/store/audit_log.h"
+
+namespace togmal::check {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+void WriteFile(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+}
+
+ToolCallRequest Bash(std::string command, std::string cwd = "/home/u/p") {
+  ToolCallRequest call;
+  call.tool_name = "Bash";
+  call.tool_input = {{"command", std::move(command)}};
+  call.cwd = std::move(cwd);
+  return call;
+}
+
+Policy BuiltinPolicy() {
+  auto policy = LoadPolicy("", {}, fs::path("/nonexistent/rules.yaml"));
+  EXPECT_TRUE(policy.ok());
+  return policy.ok() ? *policy : Policy{};
+}
+
+// Collects entries in memory.
+struct MemorySink {
+  std::vector<store::AuditEntry> entries;
+  AuditSink Sink() {
+    return [this](store::AuditEntry entry) -> Result<int64_t> {
+      entries.push_back(std::move(entry));
+      return static_cast<int64_t>(entries.size());
+    };
+  }
+};
+
+TEST(Judge, RecordsEachDecisionWithItsId) {
+  MemorySink memory;
+  Judge judge({.via = "hook", .audit = memory.Sink()});
+  Judgement judgement = judge.Decide(Bash("ls"), BuiltinPolicy());
+  EXPECT_EQ(judgement.decision.permission, rules::Permission::kAllow);
+  EXPECT_EQ(judgement.audit_id, 1);
+  ASSERT_EQ(memory.entries.size(), 1u);
+  EXPECT_EQ(memory.entries[0].decision, "allow");
+  EXPECT_EQ(memory.entries[0].detail["via"], "hook");
+  EXPECT_EQ(memory.entries[0].session, "hook");  // no session id in the call
+}
+
+TEST(Judge, AnUnrecordedDecisionIsNeverAnAllow) {
+  Judge failing({.via = "mcp", .audit = [](store::AuditEntry) -> Result<int64_t> {
+                   return Fail("disk full");
+                 }});
+  Judgement judgement = failing.Decide(Bash("ls"), BuiltinPolicy());
+  EXPECT_EQ(judgement.decision.permission, rules::Permission::kAsk);
+  EXPECT_NE(judgement.decision.reason.find("disk full"), std::string::npos);
+  EXPECT_FALSE(judgement.audit_id.has_value());
+
+  Judge unconfigured({.via = "mcp"});
+  EXPECT_EQ(unconfigured.Decide(Bash("ls"), BuiltinPolicy()).decision.permission,
+            rules::Permission::kAsk);
+  // A deny stays a deny, with the failure noted.
+  Judgement deny = failing.Decide(Bash("rm -rf /"), BuiltinPolicy());
+  EXPECT_EQ(deny.decision.permission, rules::Permission::kDeny);
+  EXPECT_NE(deny.decision.reason.find("not audited"), std::string::npos);
+}
+
+TEST(Judge, WhatIfQuestionsAreNeitherRecordedNorTightened) {
+  Judge judge({.via = "cli", .recording = Recording::kWhatIf});
+  Judgement judgement = judge.Decide(Bash("ls"), BuiltinPolicy());
+  EXPECT_EQ(judgement.decision.permission, rules::Permission::kAllow);
+  EXPECT_FALSE(judgement.audit_id.has_value());
+}
+
+TEST(Judge, SampleIsAskedWithoutAResolverAndPendingWhileTheClientIsAsked) {
+  auto set = std::make_shared<rules::RuleSet>();
+  auto file = rules::ParseRuleFile(
+      "rules:\n  - {id: review, conditions: {tool_name: Bash}, action: SAMPLE, "
+      "sampling_guidance: Look closely.}\n",
+      "r.yaml", rules::Layer::kUser, true);
+  ASSERT_TRUE(file.ok()) << file.error();
+  Policy policy{.rules = std::make_shared<const rules::RuleSet>(
+                    rules::CombineRuleFiles({std::move(*file)})),
+                .settings = {},
+                .warnings = {}};
+  MemorySink memory;
+  Judgement asked = Judge({.via = "hook", .audit = memory.Sink()}).Decide(Bash("ls"), policy);
+  EXPECT_EQ(asked.decision.permission, rules::Permission::kAsk);
+  EXPECT_NE(asked.decision.reason.find("Look closely."), std::string::npos);
+  EXPECT_EQ(memory.entries.size(), 1u);
+
+  Judgement pending = Judge({.via = "mcp",
+                             .audit = memory.Sink(),
+                             .resolve_sample = [](const ToolCallRequest&, rules::Decision&) {
+                               return false;
+                             }})
+                          .Decide(Bash("ls"), policy);
+  EXPECT_TRUE(pending.pending);
+  EXPECT_EQ(memory.entries.size(), 1u) << "nothing is recorded before the verdict";
+}
+
+TEST(Judge, RefusalsAreRecordedAsErrors) {
+  MemorySink memory;
+  rules::DecisionSettings settings;
+  settings.on_error = rules::Permission::kDeny;
+  Judgement judgement =
+      Judge({.via = "hook", .audit = memory.Sink()}).Refuse({}, settings, "bad input");
+  EXPECT_EQ(judgement.decision.permission, rules::Permission::kDeny);
+  ASSERT_EQ(memory.entries.size(), 1u);
+  EXPECT_EQ(memory.entries[0].source, "error");
+}
+
+class PolicyFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = dir_.path();
+    fs::create_directories(root_ / "repo/.git");
+    fs::create_directories(root_ / "repo/sub/deeper");
+  }
+  Policy Load(const fs::path& cwd) {
+    auto policy = LoadPolicy(cwd, {}, root_ / "config/rules.yaml");
+    EXPECT_TRUE(policy.ok());
+    return policy.ok() ? *policy : Policy{};
+  }
+  rules::Permission Decision(const fs::path& cwd, const std::string& command) {
+    return Judge({.via = "cli", .recording = Recording::kWhatIf})
+        .Decide(Bash(command, cwd.string()), Load(cwd))
+        .decision.permission;
+  }
+  togmal::testing::TempDir dir_;
+  fs::path root_;
+};
+
+TEST_F(PolicyFiles, EveryProjectFileUpToTheRepositoryRootApplies) {
+  WriteFile(root_ / "repo/.togmal/rules.yaml",
+            "rules:\n  - {id: no-make, conditions: {command: '^make'}, action: DENY}\n");
+  WriteFile(root_ / "repo/sub/.togmal/rules.yaml", "rules: []\n");  // cannot drop the parent's
+  WriteFile(root_ / "repo/sub/deeper/.togmal/rules.yaml",
+            "rules:\n  - {id: ask-ls, conditions: {command: '^ls'}, action: ASK}\n");
+  EXPECT_EQ(Decision(root_ / "repo/sub/deeper", "make"), rules::Permission::kDeny);
+  EXPECT_EQ(Decision(root_ / "repo/sub/deeper", "ls"), rules::Permission::kAsk);
+  EXPECT_EQ(Decision(root_ / "repo/sub", "ls"), rules::Permission::kAllow);
+  // Above the repository root nothing is read.
+  WriteFile(root_ / ".togmal/rules.yaml",
+            "rules:\n  - {id: outer, conditions: {command: '^ls'}, action: DENY}\n");
+  EXPECT_EQ(Decision(root_ / "repo/sub", "ls"), rules::Permission::kAllow);
+}
+
+struct BrokenFile {
+  const char* name;
+  const char* text;
+};
+
+class BrokenProjectFiles : public PolicyFiles,
+                           public ::testing::WithParamInterface<BrokenFile> {};
+
+TEST_P(BrokenProjectFiles, AreLeftOutAndNeverLoosenThePolicy) {
+  WriteFile(root_ / "config/rules.yaml",
+            "rules:\n  - {id: user-no-make, conditions: {command: '^make'}, action: DENY}\n");
+  WriteFile(root_ / "repo/.togmal/rules.yaml", GetParam().text);
+  Policy policy = Load(root_ / "repo");
+  ASSERT_EQ(policy.rules->ignored.size(), 1u) << GetParam().name;
+  EXPECT_NE(policy.rules->ignored[0].find("rules.yaml"), std::string::npos);
+  EXPECT_EQ(Decision(root_ / "repo", "rm -rf /"), rules::Permission::kDeny);
+  EXPECT_EQ(Decision(root_ / "repo", "make"), rules::Permission::kDeny);
+  EXPECT_EQ(Decision(root_ / "repo", "ls"), rules::Permission::kAllow);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, BrokenProjectFiles,
+    ::testing::Values(
+        BrokenFile{"syntax", "rules:\n  - {id: x, action: DENY\n"},
+        BrokenFile{"bad regex",
+                   "rules:\n  - {id: x, conditions: {command: '(unclosed'}, action: DENY}\n"},
+        BrokenFile{"misspelt action", "rules:\n  - {id: x, conditions: {}, action: ALOW}\n"},
+        BrokenFile{"alias bomb",
+                   "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\n"
+                   "c: &c [*b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c]\n"
+                   "e: &e [*d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e]\n"
+                   "g: &g [*f, *f, *f, *f, *f, *f, *f, *f]\nrules: [*g]\n"}),
+    [](const auto& case_info) {
+      std::string name = case_info.param.name;
+      for (char& c : name) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+      return name;
+    });
+
+TEST_F(PolicyFiles, AProjectFileThatIsNotARegularFileIsLeftOutWithoutWaiting) {
+  fs::create_directories(root_ / "repo/.togmal");
+  ASSERT_EQ(::mkfifo((root_ / "repo/.togmal/rules.yaml").c_str(), 0600), 0);
+  Policy policy = Load(root_ / "repo");
+  ASSERT_EQ(policy.rules->ignored.size(), 1u);
+  EXPECT_NE(policy.rules->ignored[0].find("not a regular file"), std::string::npos);
+  EXPECT_EQ(Decision(root_ / "repo", "rm -rf /"), rules::Permission::kDeny);
+}
+
+TEST_F(PolicyFiles, ABrokenUserFileLeavesTheBuiltinPolicyAtFullStrength) {
+  WriteFile(root_ / "config/rules.yaml", "rules:\n  - {id: x, action: MAYBE}\n");
+  Policy policy = Load(root_ / "repo");
+  ASSERT_EQ(policy.rules->ignored.size(), 1u);
+  EXPECT_NE(policy.rules->ignored[0].find("rules.yaml:2"), std::string::npos)
+      << policy.rules->ignored[0];
+  EXPECT_EQ(Decision(root_ / "repo", "rm -rf /"), rules::Permission::kDeny);
+  EXPECT_EQ(Decision(root_ / "repo", "ls"), rules::Permission::kAllow);
+  // The decision records what was left out.
+  MemorySink memory;
+  Judge({.via = "hook", .audit = memory.Sink()}).Decide(Bash("ls", (root_ / "repo").string()), policy);
+  ASSERT_EQ(memory.entries.size(), 1u);
+  EXPECT_NE(memory.entries[0].detail["config_ignored"].dump().find("rules.yaml:2"),
+            std::string::npos);
+}
+
+TEST(ClaudeHookAnswer, CarriesTheDecisionInsideHookSpecificOutput) {
+  rules::Decision decision;
+  decision.permission = rules::Permission::kAllow;
+  decision.reason = "togmal L1: fine";
+  decision.notice = "togmal L1: fine";
+  json answer = ClaudeHookAnswer(decision);
+  EXPECT_EQ(answer["hookSpecificOutput"]["hookEventName"], "PreToolUse");
+  EXPECT_EQ(answer["hookSpecificOutput"]["permissionDecision"], "allow");
+  EXPECT_EQ(answer["systemMessage"], "togmal L1: fine");
+}
+
+}  // namespace
+}  // namespace togmal::check

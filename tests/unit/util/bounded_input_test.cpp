@@ -1,0 +1,110 @@
+// Reading what comes from outside with bounds: JSON depth and numbers, YAML
+// aliases and depth, configuration files that are not regular files, and
+// text cut for people.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "process.h"
+#include "togmal/util/config_file.h"
+#include "togmal/util/json_parse.h"
+#include "togmal/util/text.h"
+#include "togmal/util/yaml.h"
+
+namespace togmal::util {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(ParseJson, BoundsNestingBeforeBuildingAnything) {
+  EXPECT_TRUE(ParseJson("[[[1]]]").ok());
+  auto deep = ParseJson(std::string(200000, '[') + std::string(200000, ']'));
+  ASSERT_FALSE(deep.ok());
+  EXPECT_NE(deep.error().find("200000 levels"), std::string::npos) << deep.error();
+  // Brackets inside strings are not nesting.
+  EXPECT_TRUE(ParseJson(R"({"a": ")" + std::string(1000, '[') + R"("})").ok());
+  EXPECT_EQ(JsonNestingDepth(R"(["\"[[", {"a": [1]}])"), 3u);
+}
+
+TEST(ParseJson, NumbersOutOfRangeAndSyntaxErrorsAreErrors) {
+  auto huge = ParseJson(R"({"id": 1e400})");
+  ASSERT_FALSE(huge.ok());
+  EXPECT_NE(huge.error().find("out of range"), std::string::npos) << huge.error();
+  EXPECT_FALSE(ParseJson("{").ok());
+  EXPECT_FALSE(ParseJson("").ok());
+}
+
+TEST(JsonDeeperThan, ChecksParsedValuesWithoutRecursion) {
+  nlohmann::json value = 1;
+  for (int i = 0; i < 100000; ++i) value = nlohmann::json::array({std::move(value)});
+  EXPECT_TRUE(JsonDeeperThan(value, 64));
+  EXPECT_FALSE(JsonDeeperThan(nlohmann::json::parse("[[1]]"), 2));
+  EXPECT_TRUE(JsonDeeperThan(nlohmann::json::parse("[[1]]"), 1));
+}
+
+TEST(ParseYaml, AnAliasBombIsRefusedByItsExpandedSize) {
+  std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  char previous = 'a';
+  for (char name = 'b'; name <= 'i'; ++name) {
+    bomb += std::string(1, name) + ": &" + name + " [";
+    for (int i = 0; i < 9; ++i) bomb += std::string(i ? ", *" : "*") + previous;
+    bomb += "]\n";
+    previous = name;
+  }
+  ASSERT_LT(bomb.size(), 1000u);
+  auto parsed = ParseYaml(bomb, "bomb.yaml");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.error().find("bomb.yaml"), std::string::npos);
+  EXPECT_NE(parsed.error().find("aliases"), std::string::npos) << parsed.error();
+}
+
+TEST(ParseYaml, DepthAndSyntaxErrorsNameTheSource) {
+  auto deep = ParseYaml(std::string(100, '[') + std::string(100, ']'), "deep.yaml");
+  ASSERT_FALSE(deep.ok());
+  EXPECT_NE(deep.error().find("deep.yaml:1: nested deeper"), std::string::npos) << deep.error();
+  auto broken = ParseYaml("a: [1,\nb: }", "broken.yaml");
+  ASSERT_FALSE(broken.ok());
+  EXPECT_EQ(broken.error().rfind("broken.yaml:", 0), 0u) << broken.error();
+}
+
+TEST(YamlToJson, TypesScalarsOnlyWhenAsked) {
+  auto root = ParseYaml("n: 1\nq: '1'\nb: true\nz: ~\ns: [a, 2]\n", "t.yaml");
+  ASSERT_TRUE(root.ok());
+  EXPECT_EQ(YamlToJson(*root, YamlScalars::kTyped),
+            nlohmann::json::parse(R"({"n":1,"q":"1","b":true,"z":null,"s":["a",2]})"));
+  EXPECT_EQ(YamlToJson(*root, YamlScalars::kText),
+            nlohmann::json::parse(R"({"n":"1","q":"1","b":"true","z":null,"s":["a","2"]})"));
+}
+
+TEST(ReadConfigFile, ReadsOnlyRegularFilesUnderTheCap) {
+  togmal::testing::TempDir dir;
+  const fs::path root = dir.path();
+  EXPECT_FALSE(ReadConfigFile(root / "missing.yaml")->has_value());
+  std::ofstream(root / "ok.yaml") << "a: 1\n";
+  EXPECT_EQ(**ReadConfigFile(root / "ok.yaml"), "a: 1\n");
+  ASSERT_EQ(::mkfifo((root / "fifo.yaml").c_str(), 0600), 0);
+  auto fifo = ReadConfigFile(root / "fifo.yaml");  // must not wait for a writer
+  ASSERT_FALSE(fifo.ok());
+  EXPECT_NE(fifo.error().find("not a regular file"), std::string::npos);
+  fs::create_symlink("/dev/zero", root / "zero.yaml");
+  EXPECT_FALSE(ReadConfigFile(root / "zero.yaml").ok());
+  fs::create_directories(root / "dir.yaml");
+  EXPECT_FALSE(ReadConfigFile(root / "dir.yaml").ok());
+  std::ofstream(root / "big.yaml") << std::string(2000, 'x');
+  auto big = ReadConfigFile(root / "big.yaml", 1000);
+  ASSERT_FALSE(big.ok());
+  EXPECT_NE(big.error().find("larger than 1000 bytes"), std::string::npos);
+}
+
+TEST(Shorten, CutsOnACharacterBoundary) {
+  EXPECT_EQ(Shorten("abc", 5), "abc");
+  EXPECT_EQ(Shorten("abcdef", 3), "abc…");
+  EXPECT_EQ(Shorten("a\xC3\xA9", 2), "a…");  // never half of é
+  EXPECT_EQ(OneLine("a\nb\tc", 10), "a b c");
+  EXPECT_NO_THROW((void)DumpJson(nlohmann::json(std::string("bad \xFF byte"))));
+}
+
+}  // namespace
+}  // namespace togmal::util
