@@ -225,10 +225,13 @@ AuditLog::AuditLog(Database& database, AuditOptions options)
 
 Result<int64_t> AuditLog::Append(AuditEntry entry) {
   try {
-    if (!options_.store_raw_input) {
-      entry.input = RedactSecretsInJson(entry.input);
-      entry.reasons = RedactSecretsInJson(entry.reasons);
-    }
+    // Every stored text passes the same redaction: reasons and details quote
+    // the command. Only the input may be kept raw, when a person opted in.
+    if (!options_.store_raw_input) entry.input = RedactSecretsInJson(entry.input);
+    entry.reasons = RedactSecretsInJson(entry.reasons);
+    entry.detail = RedactSecretsInJson(entry.detail);
+    entry.tool_name = RedactSecrets(entry.tool_name);
+    entry.session = RedactSecrets(entry.session);
     entry.input = Normalised(entry.input);
     entry.reasons = Normalised(entry.reasons);
     entry.detail = Normalised(entry.detail);

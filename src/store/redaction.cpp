@@ -23,15 +23,36 @@ struct SecretPattern {
 // Most specific first: a key inside an assignment is replaced by its own
 // pattern, and the assignment pattern then leaves "[REDACTED]" as it is.
 constexpr SecretPattern kSecretPatterns[] = {
-    {R"(-----BEGIN[A-Z ]*PRIVATE KEY-----(?s:.*?)(?:-----END[A-Z ]*PRIVATE KEY-----|\z))",
+    // PEM and PGP private key blocks, also cut off before their END line.
+    {R"(-----BEGIN[A-Z ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z ]*PRIVATE KEY(?: BLOCK)?-----|\z))",
      "[REDACTED]", "-----begin"},
     {R"(([A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]*:)[^@\s/]+@)", "\\1[REDACTED]@", "://"},
     {R"((?i)(\bbearer\s+)[A-Za-z0-9._~+/\-]+=*)", "\\1[REDACTED]", "bearer"},
+    // JSON Web Tokens: base64url header and payload (both JSON objects), signature.
+    {R"(\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{8,})", "[REDACTED]", "eyj"},
+    // OpenAI and Anthropic (sk-…, sk-proj-…, sk-ant-…), Stripe (sk_live_, rk_test_, …).
     {R"(\bsk-[A-Za-z0-9_\-]{16,})", "[REDACTED]", "sk-"},
+    {R"(\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,})", "[REDACTED]", "k_live_|k_test_"},
     {R"(\b(?:AKIA|ASIA)[0-9A-Z]{16}\b)", "[REDACTED]", "akia|asia"},
     {R"(\bgh[pousr]_[A-Za-z0-9]{20,})", "[REDACTED]", "ghp_|gho_|ghu_|ghs_|ghr_"},
     {R"(\bgithub_pat_[A-Za-z0-9_]{20,})", "[REDACTED]", "github_pat_"},
+    // GitLab personal, deploy, runner, trigger and OAuth tokens.
+    {R"(\bgl(?:pat|dt|rt|ptt|soat|ft|cbt)-[A-Za-z0-9_\-]{20,})", "[REDACTED]", "glpat-|gldt-|glrt-|glptt-|glsoat-|glft-|glcbt-"},
     {R"(\bxox[abeoprs]-[A-Za-z0-9\-]{10,})", "[REDACTED]", "xox"},
+    {R"(\bxapp-[0-9]-[A-Za-z0-9\-]{10,})", "[REDACTED]", "xapp-"},
+    {R"((hooks\.slack\.com/services/)[A-Za-z0-9/]+)", "\\1[REDACTED]", "hooks.slack.com"},
+    // Google API keys and OAuth access tokens.
+    {R"(\bAIza[0-9A-Za-z_\-]{35})", "[REDACTED]", "aiza"},
+    {R"(\bya29\.[0-9A-Za-z_\-]{20,})", "[REDACTED]", "ya29."},
+    // Hugging Face.
+    {R"(\bhf_[A-Za-z0-9]{30,})", "[REDACTED]", "hf_"},
+    // Passwords on command lines: mysql -pSECRET (no space: -p alone prompts),
+    // sshpass -p X, --password X, curl -u user:X.
+    {R"((?i)(\b(?:mysql[a-z_-]*|mariadb[a-z_-]*)\b[^\n|;&]*?\s-p)("[^"\n]*"|'[^'\n]*'|[^\s"'-][^\s]*))",
+     "\\1[REDACTED]", "mysql|mariadb"},
+    {R"((\bsshpass\s+-p\s*)("[^"\n]*"|'[^'\n]*'|\S+))", "\\1[REDACTED]", "sshpass"},
+    {R"((?i)(--pass(?:word|wd|phrase)?\s+)("[^"\n]*"|'[^'\n]*'|\S+))", "\\1[REDACTED]", "--pass"},
+    {R"((\s(?:-u|--user)\s+[^\s:@/]+:)("[^"\n]*"|'[^'\n]*'|[^\s'"]+))", "\\1[REDACTED]", "-u |--user "},
     {R"((?i)(\b[A-Za-z0-9_-]*(?:secret|token|passw(?:or)?d|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_-]*\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"'#;&|]+))",
      "\\1[REDACTED]", "secret|token|passw|api|access|private|credential"},
 };

@@ -1,5 +1,7 @@
 #include "togmal/store/taxonomy.h"
 
+#include "togmal/store/redaction.h"
+
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Exception.h>
 #include <SQLiteCpp/Statement.h>
@@ -245,9 +247,10 @@ Result<SubmitOutcome> Taxonomy::Submit(const EvidenceSubmission& submission, Aud
     const std::string now = FormatAuditTime(std::chrono::system_clock::now());
     insert.bind(1, now);
     insert.bind(2, submission.category);
-    insert.bind(3, submission.prompt);
-    insert.bind(4, submission.response);
-    insert.bind(5, submission.description);
+    // Evidence is stored text like the audit trail: secrets never in clear.
+    insert.bind(3, RedactSecrets(submission.prompt));
+    insert.bind(4, RedactSecrets(submission.response));
+    insert.bind(5, RedactSecrets(submission.description));
     insert.bind(6, submission.severity);
     insert.bind(7, *SeverityRank(submission.severity));
     if (submission.reason.empty()) {

@@ -1,7 +1,11 @@
 #pragma once
-/// Removes secrets from text before it is stored in the audit trail: API keys
-/// (sk-…, AKIA…, ghp_…, xox…-…), Bearer tokens, passwords in URLs, private key
-/// blocks and `.env`-style `NAME=value` assignments whose name looks secret.
+/// Removes secrets from text before it is stored (audit entries and evidence):
+/// API keys and tokens (OpenAI/Anthropic sk-…, Stripe sk_live_…, AWS AKIA…,
+/// GitHub ghp_…/github_pat_…, GitLab glpat-…, Slack xox…/xapp-… and webhook
+/// URLs, Google AIza…/ya29.…, Hugging Face hf_…), JWTs, Bearer tokens,
+/// passwords in URLs and on command lines (mysql -pX, sshpass -p, --password,
+/// curl -u user:X), PEM and PGP private key blocks, and `.env`-style
+/// `NAME=value` assignments whose name looks secret.
 /// Patterns are compiled on first use, so a process that never redacts pays
 /// nothing.
 

@@ -61,7 +61,30 @@ INSTANTIATE_TEST_SUITE_P(
                       "ls -la src && git status"},
         RedactionCase{"harmless_assignment_untouched", "DEBUG=1 NODE_ENV=production make",
                       "DEBUG=1 NODE_ENV=production make"},
-        RedactionCase{"short_sk_prefix_untouched", "task sk-1 done", "task sk-1 done"}),
+        RedactionCase{"short_sk_prefix_untouched", "task sk-1 done", "task sk-1 done"},
+        RedactionCase{"stripe_live", "charge sk_live_4eC39HqLyjWDarjtT1zdp7dc ok",
+                      "charge [REDACTED] ok"},
+        RedactionCase{"gitlab_pat", "GL glpat-xxxxxxxxxxxxxxxxxxxx1 push", "GL [REDACTED] push"},
+        RedactionCase{"slack_app_token", "tok xapp-1-A0123456789-abcdefghijk", "tok [REDACTED]"},
+        RedactionCase{"slack_webhook", "curl https://hooks.slack.com/services/T000/B000/XXXXXXXX",
+                      "curl https://hooks.slack.com/services/[REDACTED]"},
+        RedactionCase{"google_api_key", "key AIzaSyA1234567890abcdefghijklmnopqrstuv end",
+                      "key [REDACTED] end"},
+        RedactionCase{"google_oauth", "t=ya29.a0AfH6SMBxxxxxxxxxxxxxxxxxxxx go", "t=[REDACTED] go"},
+        RedactionCase{"hugging_face", "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH here",
+                      "[REDACTED] here"},
+        RedactionCase{"jwt", "cookie eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abcdefghijklmnop x",
+                      "cookie [REDACTED] x"},
+        RedactionCase{"mysql_password", "mysql -u root -phunter2 app", "mysql -u root -p[REDACTED] app"},
+        RedactionCase{"mysqldump_quoted", "mysqldump -p'my pw' db > d.sql",
+                      "mysqldump -p[REDACTED] db > d.sql"},
+        RedactionCase{"mkdir_p_untouched", "mkdir -p build && ssh -p 22 host", "mkdir -p build && ssh -p 22 host"},
+        RedactionCase{"sshpass", "sshpass -p s3cret ssh host", "sshpass -p [REDACTED] ssh host"},
+        RedactionCase{"password_flag", "app --password hunter2 run", "app --password [REDACTED] run"},
+        RedactionCase{"curl_user", "curl -u admin:hunter2 https://x", "curl -u admin:[REDACTED] https://x"},
+        RedactionCase{"pgp_private_key",
+                      "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF\n-----END PGP PRIVATE KEY BLOCK-----",
+                      "[REDACTED]"}),
     [](const auto& test_info) { return std::string(test_info.param.name); });
 
 TEST(RedactionJson, RedactsStringsDeepAndSecretNamedMembers) {
@@ -70,7 +93,7 @@ TEST(RedactionJson, RedactsStringsDeepAndSecretNamedMembers) {
       {"env", {{"password", "plain words"}, {"max_tokens", 5}, {"path", "/tmp"}}},
       {"list", {"sk-ant-abcdefghijklmnopqrstu", 3}}};
   const nlohmann::json output = RedactSecretsInJson(input);
-  EXPECT_EQ(output["command"], "curl -u admin:pw https://x -H 'Authorization: Bearer [REDACTED]'");
+  EXPECT_EQ(output["command"], "curl -u admin:[REDACTED] https://x -H 'Authorization: Bearer [REDACTED]'");
   EXPECT_EQ(output["env"]["password"], "[REDACTED]");
   EXPECT_EQ(output["env"]["max_tokens"], 5);
   EXPECT_EQ(output["env"]["path"], "/tmp");
