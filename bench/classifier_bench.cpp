@@ -98,7 +98,8 @@ BENCHMARK(BM_Classify10KB)->Unit(benchmark::kMicrosecond);
 void BM_ClassifyWriteTool(benchmark::State& state) {
   const Classifier& classifier = Tables();
   const togmal::policy::ToolCall call{
-      "Write", {{"file_path", "/home/user/project/src/app.ts"}, {"content", "x"}},
+      "Write",
+      {{"file_path", "/home/user/project/src/app.ts"}, {"content", "x"}},
       "/home/user/project"};
   for (auto _ : state) benchmark::DoNotOptimize(classifier.Classify(call));
 }

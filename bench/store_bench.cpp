@@ -122,8 +122,8 @@ void BM_SimilarEvidenceFullTaxonomy(benchmark::State& state) {
   BenchDatabase bench;
   auto db = Database::Open(bench.path());
   togmal::store::Taxonomy taxonomy(*db);
-  const char* words[] = {"chest", "pain", "delete", "folder", "quantum", "energy", "cure",
-                         "cancer", "deploy", "production", "statistics", "percent"};
+  const char* words[] = {"chest", "pain",   "delete", "folder",     "quantum",    "energy",
+                         "cure",  "cancer", "deploy", "production", "statistics", "percent"};
   for (int i = 0; i < 1000; ++i) {
     std::string text;
     for (int k = 0; k < 12; ++k) text += std::string(words[(i * 7 + k * 5) % 12]) + " ";

@@ -138,9 +138,8 @@ int main(int argc, char** argv) {
     Sample hook = Summarise(togmal_times);
     double ratio = hook.median_us / base.median_us;
     over_budget = over_budget || (max_ratio > 0 && ratio > max_ratio);
-    std::printf("%-24s %12.0f %12.0f %12.0f %12.0f %7.2f\n",
-                fs::path(input).filename().c_str(), base.median_us, base.p90_us, hook.median_us,
-                hook.p90_us, ratio);
+    std::printf("%-24s %12.0f %12.0f %12.0f %12.0f %7.2f\n", fs::path(input).filename().c_str(),
+                base.median_us, base.p90_us, hook.median_us, hook.p90_us, ratio);
   }
   std::error_code ignored;
   fs::remove_all(scratch, ignored);

@@ -130,15 +130,17 @@ int main(int argc, char** argv) {
   LineReader reader(from_child[0]);
   std::string line;
 
-  const json initialize = {
-      {"jsonrpc", "2.0"}, {"id", "init"}, {"method", "initialize"},
-      {"params",
-       {{"protocolVersion", "2025-11-25"},
-        {"capabilities", json::object()},
-        {"clientInfo", {{"name", "serve_throughput"}, {"version", "1"}}}}}};
+  const json initialize = {{"jsonrpc", "2.0"},
+                           {"id", "init"},
+                           {"method", "initialize"},
+                           {"params",
+                            {{"protocolVersion", "2025-11-25"},
+                             {"capabilities", json::object()},
+                             {"clientInfo", {{"name", "serve_throughput"}, {"version", "1"}}}}}};
   WriteAll(to_child[1], initialize.dump() + "\n");
   if (!reader.Next(line)) return 70;
-  WriteAll(to_child[1], R"({"jsonrpc":"2.0","method":"notifications/initialized"})" "\n");
+  WriteAll(to_child[1], R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+                        "\n");
 
   std::atomic<long> answered{0};
   const auto started = std::chrono::steady_clock::now();
@@ -146,7 +148,9 @@ int main(int argc, char** argv) {
     for (long i = 0; i < calls; ++i) {
       while (window > 0 && i - answered.load() >= window) std::this_thread::yield();
       json request = {
-          {"jsonrpc", "2.0"}, {"id", i}, {"method", "tools/call"},
+          {"jsonrpc", "2.0"},
+          {"id", i},
+          {"method", "tools/call"},
           {"params",
            {{"name", "togmal_check_tool_call"},
             {"arguments",
@@ -178,7 +182,6 @@ int main(int argc, char** argv) {
 
   std::printf("calls %ld answered %ld failed %ld in %.2f s: %.0f calls/s; VmRSS %s, VmHWM %s\n",
               calls, answered.load(), failed, seconds,
-              static_cast<double>(answered.load()) / seconds,
-              rss.c_str(), peak.c_str());
+              static_cast<double>(answered.load()) / seconds, rss.c_str(), peak.c_str());
   return answered == calls && failed == 0 ? 0 : 1;
 }

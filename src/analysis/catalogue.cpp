@@ -10,8 +10,8 @@
 
 #include "togmal/util/config_file.h"
 #include "togmal/util/embedded.h"
-#include "togmal/util/yaml.h"
 #include "togmal/util/paths.h"
+#include "togmal/util/yaml.h"
 
 namespace togmal::analysis {
 namespace {
@@ -83,17 +83,17 @@ class Parser {
 };
 
 // Early-return helpers for Result<T> (statements, safe after a bare `if`).
-#define TOGMAL_TRY_ASSIGN(lhs, expr)                    \
-  do {                                                  \
-    auto try_result = (expr);                           \
-    if (!try_result) return Fail(try_result.error());   \
-    lhs = std::move(try_result.value());                \
+#define TOGMAL_TRY_ASSIGN(lhs, expr)                  \
+  do {                                                \
+    auto try_result = (expr);                         \
+    if (!try_result) return Fail(try_result.error()); \
+    lhs = std::move(try_result.value());              \
   } while (0)
 
-#define TOGMAL_TRY(expr)                                \
-  do {                                                  \
-    auto try_result = (expr);                           \
-    if (!try_result) return Fail(try_result.error());   \
+#define TOGMAL_TRY(expr)                              \
+  do {                                                \
+    auto try_result = (expr);                         \
+    if (!try_result) return Fail(try_result.error()); \
   } while (0)
 
 /// Flattens a pattern list; nested lists come from YAML aliases (`*sources`).
@@ -147,17 +147,17 @@ Result<SignalSpec> ParseSignal(const Parser& p, const YAML::Node& node) {
   return signal;
 }
 
-Result<CategorySpec> ParseCategory(const Parser& p, const YAML::Node& key,
-                                   const YAML::Node& node, const Catalogue& catalogue) {
+Result<CategorySpec> ParseCategory(const Parser& p, const YAML::Node& key, const YAML::Node& node,
+                                   const Catalogue& catalogue) {
   CategorySpec category;
   category.line = p.Line(key);
   category.name = key.Scalar();
   const std::string what = "category '" + category.name + "'";
   if (!node.IsMap()) return p.At(key, what + " must be a map");
-  TOGMAL_TRY(p.OnlyKeys(node,
-                        {"description", "weight", "threshold", "context_boost", "interventions",
-                         "checks", "signals"},
-                        what));
+  TOGMAL_TRY(p.OnlyKeys(
+      node,
+      {"description", "weight", "threshold", "context_boost", "interventions", "checks", "signals"},
+      what));
   if (node["description"]) {
     TOGMAL_TRY_ASSIGN(category.description, p.String(node["description"], "description"));
   }
@@ -183,7 +183,8 @@ Result<CategorySpec> ParseCategory(const Parser& p, const YAML::Node& key,
   }
   std::set<std::string> check_names;
   if (const YAML::Node checks = node["checks"]) {
-    if (!checks.IsMap()) return p.At(checks, "checks must be a map of check name → {factor, patterns}");
+    if (!checks.IsMap())
+      return p.At(checks, "checks must be a map of check name → {factor, patterns}");
     for (const auto& entry : checks) {
       CheckSpec check;
       check.name = entry.first.Scalar();
@@ -242,22 +243,27 @@ Result<Catalogue> ParseDocument(const Parser& p, const YAML::Node& root,
     if (!levels.IsMap()) return p.At(levels, "risk_levels must be a map");
     TOGMAL_TRY(p.OnlyKeys(levels, {"critical", "high", "moderate"}, "risk_levels"));
     auto& t = catalogue.thresholds;
-    if (levels["critical"]) TOGMAL_TRY_ASSIGN(t.critical, p.Number(levels["critical"], "critical", 0, 100));
+    if (levels["critical"])
+      TOGMAL_TRY_ASSIGN(t.critical, p.Number(levels["critical"], "critical", 0, 100));
     if (levels["high"]) TOGMAL_TRY_ASSIGN(t.high, p.Number(levels["high"], "high", 0, 100));
-    if (levels["moderate"]) TOGMAL_TRY_ASSIGN(t.moderate, p.Number(levels["moderate"], "moderate", 0, 100));
+    if (levels["moderate"])
+      TOGMAL_TRY_ASSIGN(t.moderate, p.Number(levels["moderate"], "moderate", 0, 100));
     if (!(t.moderate <= t.high && t.high <= t.critical)) {
       return p.At(levels, "risk_levels must satisfy moderate ≤ high ≤ critical");
     }
   }
   const YAML::Node interventions = root["interventions"];
   if (!interventions || !interventions.IsMap()) {
-    return p.At(interventions ? interventions : root, "interventions must be a map of type → {reason, suggestion}");
+    return p.At(interventions ? interventions : root,
+                "interventions must be a map of type → {reason, suggestion}");
   }
   for (const auto& entry : interventions) {
     InterventionSpec spec;
     spec.type = entry.first.Scalar();
-    if (!entry.second.IsMap()) return p.At(entry.first, "intervention '" + spec.type + "' must be a map");
-    TOGMAL_TRY(p.OnlyKeys(entry.second, {"reason", "suggestion"}, "intervention '" + spec.type + "'"));
+    if (!entry.second.IsMap())
+      return p.At(entry.first, "intervention '" + spec.type + "' must be a map");
+    TOGMAL_TRY(
+        p.OnlyKeys(entry.second, {"reason", "suggestion"}, "intervention '" + spec.type + "'"));
     if (!entry.second["reason"] || !entry.second["suggestion"]) {
       return p.At(entry.first, "intervention '" + spec.type + "' needs reason and suggestion");
     }

@@ -141,7 +141,8 @@ Result<std::unique_ptr<DetectorBank>> DetectorBank::Build(Catalogue catalogue) {
     const std::string full = WithFlags(pattern, case_sensitive);
     const std::string where = catalogue.source + ":" + std::to_string(line) + ": ";
     std::string error;
-    if (impl->set->Add(full, &error) < 0) return Fail(where + "bad pattern '" + pattern + "': " + error);
+    if (impl->set->Add(full, &error) < 0)
+      return Fail(where + "bad pattern '" + pattern + "': " + error);
     auto re = std::make_unique<RE2>(full, PatternOptions());
     if (!re->ok()) return Fail(where + "bad pattern '" + pattern + "': " + re->error());
     impl->entries.push_back(Entry{c, kind, index, std::move(re)});
@@ -151,7 +152,8 @@ Result<std::unique_ptr<DetectorBank>> DetectorBank::Build(Catalogue catalogue) {
     const CategorySpec& category = catalogue.categories[c];
     for (std::size_t s = 0; s < category.signals.size(); ++s) {
       const SignalSpec& signal = category.signals[s];
-      if (auto added = add(c, EntryKind::kSignal, s, signal.pattern, signal.case_sensitive, signal.line);
+      if (auto added =
+              add(c, EntryKind::kSignal, s, signal.pattern, signal.case_sensitive, signal.line);
           !added) {
         return Fail(added.error());
       }
@@ -226,8 +228,8 @@ Analysis DetectorBank::Analyze(std::string_view text, std::string_view context) 
 
   const RiskThresholds& t = catalogue.thresholds;
   const double score = analysis.risk_score;
-  analysis.risk_level = score >= t.critical ? RiskLevel::kCritical
-                        : score >= t.high   ? RiskLevel::kHigh
+  analysis.risk_level = score >= t.critical   ? RiskLevel::kCritical
+                        : score >= t.high     ? RiskLevel::kHigh
                         : score >= t.moderate ? RiskLevel::kModerate
                                               : RiskLevel::kLow;
 
@@ -278,10 +280,14 @@ Result<const DetectorBank*> SharedDetectorBank() {
 
 std::string_view RiskLevelName(RiskLevel level) {
   switch (level) {
-    case RiskLevel::kLow: return "low";
-    case RiskLevel::kModerate: return "moderate";
-    case RiskLevel::kHigh: return "high";
-    case RiskLevel::kCritical: return "critical";
+    case RiskLevel::kLow:
+      return "low";
+    case RiskLevel::kModerate:
+      return "moderate";
+    case RiskLevel::kHigh:
+      return "high";
+    case RiskLevel::kCritical:
+      return "critical";
   }
   return "low";
 }

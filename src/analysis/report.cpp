@@ -130,8 +130,8 @@ std::string RenderMarkdown(const json& result) {
       for (const auto& c : i.at("categories")) {
         categories += (categories.empty() ? "" : ", ") + c.get<std::string>();
       }
-      out += "- **" + i.value("type", "") + "** (for " + categories + "): " +
-             i.value("reason", "") + " " + i.value("suggestion", "") + "\n";
+      out += "- **" + i.value("type", "") + "** (for " + categories +
+             "): " + i.value("reason", "") + " " + i.value("suggestion", "") + "\n";
     }
     out += "\n";
   }
@@ -144,7 +144,8 @@ std::string RenderMarkdown(const json& result) {
              (id.is_string() ? id.get<std::string>() : id.dump()) + ")\n";
     }
   }
-  while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();
+  while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n')
+    out.pop_back();
   return out;
 }
 

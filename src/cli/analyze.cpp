@@ -41,9 +41,11 @@ Action DefineAnalyze(CLI::App& command) {
   auto options = std::make_shared<AnalyzeOptions>();
   command.add_flag("--response", options->response,
                    "Analyse TEXT as an LLM response (default: as a user prompt)");
-  command.add_option("--context", options->context,
-                     "With --response: the prompt the response answers (at most 10,000 characters)");
-  command.add_flag("--json", options->json, "Print the analysis as JSON (the tools' structured result)");
+  command.add_option(
+      "--context", options->context,
+      "With --response: the prompt the response answers (at most 10,000 characters)");
+  command.add_flag("--json", options->json,
+                   "Print the analysis as JSON (the tools' structured result)");
   command.add_option("text", options->text,
                      "The text to analyse, or - to read it from stdin (the default when stdin "
                      "is not a terminal)");
@@ -94,9 +96,12 @@ Action DefineAnalyze(CLI::App& command) {
       std::cout << analysis::RenderMarkdown(structured) << "\n";
     }
     switch (result.risk_level) {
-      case analysis::RiskLevel::kCritical: return kExitCriticalRisk;
-      case analysis::RiskLevel::kHigh: return kExitHighRisk;
-      default: return kExitOk;
+      case analysis::RiskLevel::kCritical:
+        return kExitCriticalRisk;
+      case analysis::RiskLevel::kHigh:
+        return kExitHighRisk;
+      default:
+        return kExitOk;
     }
   };
 }

@@ -251,7 +251,8 @@ Action DefineAudit(CLI::App& command) {
       ->check(CLI::Range(int64_t{0}, int64_t{1000000}))
       ->capture_default_str();
   tail->add_flag("-f,--follow", tail_options->follow, "Keep printing new entries as they arrive");
-  tail->add_flag("--json", tail_options->json_output, "One JSON object per line (chain fields included)");
+  tail->add_flag("--json", tail_options->json_output,
+                 "One JSON object per line (chain fields included)");
 
   CLI::App* export_command = command.add_subcommand(
       "export", "Write every entry, with prev_hash and hash, for a log pipeline");
@@ -266,8 +267,9 @@ Action DefineAudit(CLI::App& command) {
       "prune", "Delete entries older than the retention period, keeping the chain verifiable");
   auto prune_options = std::make_shared<PruneOptions>();
   prune_options->db = AddDatabaseOption(*prune);
-  prune->add_option("--days", prune_options->days,
-                    "Keep this many days (default: audit.retention_days from settings)")
+  prune
+      ->add_option("--days", prune_options->days,
+                   "Keep this many days (default: audit.retention_days from settings)")
       ->check(CLI::Range(0, 365000));
 
   return [=] {

@@ -6,10 +6,9 @@
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "command.h"
 #include "togmal/check/judge.h"
@@ -37,13 +36,14 @@ std::string_view WithoutPrefix(std::string_view reason) {
 
 void PrintText(const rules::Decision& decision) {
   std::cout << policy::LevelName(decision.level) << ' '
-            << rules::PermissionName(decision.permission) << ": "
-            << WithoutPrefix(decision.reason) << '\n';
+            << rules::PermissionName(decision.permission) << ": " << WithoutPrefix(decision.reason)
+            << '\n';
   if (decision.findings.size() > 1 || decision.source != rules::Source::kClassifier) {
     std::cout << "reasons:\n";
     for (const policy::Finding& finding : decision.findings) {
       std::cout << "  " << policy::LevelName(finding.level) << "  " << finding.why;
-      if (!finding.segment.empty()) std::cout << "  [" << util::OneLine(finding.segment, 160) << ']';
+      if (!finding.segment.empty())
+        std::cout << "  [" << util::OneLine(finding.segment, 160) << ']';
       std::cout << '\n';
     }
   }

@@ -14,12 +14,12 @@ namespace togmal::cli {
 /// Exit codes shared by every subcommand (sysexits.h where one fits).
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
-inline constexpr int kExitUsage = 64;     // EX_USAGE: bad command line
-inline constexpr int kExitDataErr = 65;   // EX_DATAERR: bad input data
-inline constexpr int kExitNoInput = 66;   // EX_NOINPUT: cannot open input
-inline constexpr int kExitSoftware = 70;  // EX_SOFTWARE: internal error
-inline constexpr int kExitCantCreat = 73; // EX_CANTCREAT: cannot create output (e.g. database)
-inline constexpr int kExitConfig = 78;    // EX_CONFIG: bad configuration
+inline constexpr int kExitUsage = 64;      // EX_USAGE: bad command line
+inline constexpr int kExitDataErr = 65;    // EX_DATAERR: bad input data
+inline constexpr int kExitNoInput = 66;    // EX_NOINPUT: cannot open input
+inline constexpr int kExitSoftware = 70;   // EX_SOFTWARE: internal error
+inline constexpr int kExitCantCreat = 73;  // EX_CANTCREAT: cannot create output (e.g. database)
+inline constexpr int kExitConfig = 78;     // EX_CONFIG: bad configuration
 
 /// Runs after parsing; returns the process exit code.
 using Action = std::function<int()>;

@@ -4,10 +4,12 @@ namespace togmal::cli {
 
 std::span<const CommandSpec> Commands() {
   static constexpr CommandSpec kCommands[] = {
-      {"analyze", "Analyse a prompt or response for LLM failure modes: risk level, detections, interventions",
+      {"analyze",
+       "Analyse a prompt or response for LLM failure modes: risk level, detections, interventions",
        DefineAnalyze},
       {"audit", "Verify, tail, export or prune the hash-chained audit trail", DefineAudit},
-      {"check", "Classify a shell command or tool call: level L0-L3, decision and reasons", DefineCheck},
+      {"check", "Classify a shell command or tool call: level L0-L3, decision and reasons",
+       DefineCheck},
       {"hook", "Claude Code PreToolUse hook: judge the tool call on stdin, print the decision",
        DefineHook},
       {"rules", "Validate policy rules, explain a decision, run policy tests", DefineRules},

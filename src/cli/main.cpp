@@ -35,8 +35,9 @@ int Main(int argc, char** argv) {
   // Claude Code starts `togmal hook` once per tool call: map its heap in one
   // go rather than fault it in page by page (util/process_start.h).
   if (named == "hook") util::WarmHeap();
-  CLI::App app{"togmal: a guard between an AI agent and the world.\n"
-               "MCP server for LLM failure-mode analysis and a Claude Code PreToolUse hook."};
+  CLI::App app{
+      "togmal: a guard between an AI agent and the world.\n"
+      "MCP server for LLM failure-mode analysis and a Claude Code PreToolUse hook."};
   app.set_version_flag("--version", std::string(kVersion));
   app.require_subcommand(1);
   std::string log_level;

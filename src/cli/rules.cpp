@@ -76,11 +76,11 @@ Result<rules::Decision> Explain(const check::ToolCallRequest& call) {
   if (!policy) return Fail(policy.error());
   for (const std::string& why : policy->warnings) std::cerr << "warning: " << why << "\n";
   for (const std::string& why : policy->rules->ignored) std::cerr << "warning: " << why << "\n";
-  const check::Judge judge({.via = "cli",
-                            .recording = check::Recording::kWhatIf,
-                            .audit = {},
-                            .resolve_sample = [](const check::ToolCallRequest&,
-                                                 rules::Decision&) { return true; }});
+  const check::Judge judge(
+      {.via = "cli",
+       .recording = check::Recording::kWhatIf,
+       .audit = {},
+       .resolve_sample = [](const check::ToolCallRequest&, rules::Decision&) { return true; }});
   rules::Decision decision = judge.Decide(call, *policy).decision;
   if (decision.source == rules::Source::kError) return Fail(decision.reason);
   return decision;

@@ -94,13 +94,15 @@ int Serve(const ServeOptions& options) {
 
 Action DefineServe(CLI::App& command) {
   auto options = std::make_shared<ServeOptions>();
-  command.add_option("--ask-timeout-ms", options->ask_timeout_ms,
-                     "How long to wait for a legacy client to answer a sampling or elicitation "
-                     "request (milliseconds)")
+  command
+      .add_option("--ask-timeout-ms", options->ask_timeout_ms,
+                  "How long to wait for a legacy client to answer a sampling or elicitation "
+                  "request (milliseconds)")
       ->check(CLI::Range(1LL, 3'600'000LL))
       ->capture_default_str();
-  command.add_option("--max-line-bytes", options->max_line_bytes,
-                     "Longest accepted JSON-RPC line; longer ones are answered with an error")
+  command
+      .add_option("--max-line-bytes", options->max_line_bytes,
+                  "Longest accepted JSON-RPC line; longer ones are answered with an error")
       ->check(CLI::Range(std::size_t{64}, std::size_t{1} << 30))
       ->capture_default_str();
   options->db = AddDatabaseOption(command);

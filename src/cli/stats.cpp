@@ -78,7 +78,8 @@ int Stats(const StatsOptions& options) {
     std::cout << " (" << audit->first_time << " to " << audit->last_time << ")";
   }
   std::cout << "\n";
-  for (const auto& [kind, count] : audit->by_kind) std::cout << "  " << kind << ": " << count << "\n";
+  for (const auto& [kind, count] : audit->by_kind)
+    std::cout << "  " << kind << ": " << count << "\n";
   if (!audit->by_decision.empty()) {
     std::cout << "decisions:";
     for (const auto& [decision, count] : audit->by_decision) {

@@ -1,8 +1,9 @@
+#include "togmal/version.h"
+
 #include <iostream>
 #include <memory>
 
 #include "command.h"
-#include "togmal/version.h"
 
 namespace togmal::cli {
 

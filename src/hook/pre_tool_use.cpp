@@ -214,9 +214,7 @@ std::string ReadStdin(std::size_t limit) {
 class Watchdog {
  public:
   Watchdog(Clock::time_point deadline, std::function<std::string()> fallback)
-      : deadline_(deadline),
-        fallback_(std::move(fallback)),
-        thread_([this] { Run(); }) {}
+      : deadline_(deadline), fallback_(std::move(fallback)), thread_([this] { Run(); }) {}
 
   ~Watchdog() {
     {
@@ -298,12 +296,12 @@ int RunHookProcess(const HookOptions& options) {
       if (call.tool_name.empty() && call.tool_input.empty()) {
         call.tool_input = {{"malformed_input", "(not read: the input did not end in time)"}};
       }
-      const std::string why = "no decision within " + std::to_string(budget.count()) +
-                              " ms (stuck " + stage + ")";
+      const std::string why =
+          "no decision within " + std::to_string(budget.count()) + " ms (stuck " + stage + ")";
       spdlog::error("{}", why);
-      return Answer(
-          HookJudge(options, audit, sync_every_commit).Refuse(call, settings, why, started, warnings)
-              .decision);
+      return Answer(HookJudge(options, audit, sync_every_commit)
+                        .Refuse(call, settings, why, started, warnings)
+                        .decision);
     });
     answer = Decide(ReadStdin(kMaxHookInputBytes), options, progress, started);
     if (!watchdog.Claim()) {

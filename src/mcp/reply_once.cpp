@@ -21,8 +21,9 @@ ReplyOnce::ReplyOnce(ReplyOnce&& other) noexcept
 ReplyOnce& ReplyOnce::operator=(ReplyOnce&& other) noexcept {
   if (this != &other) {
     if (!replied_ && sink_) {
-      Send(MakeErrorResponse(id_, {error_code::kInternalError,
-                                   "internal error: " + method_ + " handler did not reply", nullptr}));
+      Send(MakeErrorResponse(
+          id_, {error_code::kInternalError, "internal error: " + method_ + " handler did not reply",
+                nullptr}));
     }
     id_ = std::move(other.id_);
     method_ = std::move(other.method_);
@@ -37,8 +38,9 @@ ReplyOnce& ReplyOnce::operator=(ReplyOnce&& other) noexcept {
 ReplyOnce::~ReplyOnce() {
   if (!replied_ && sink_) {
     spdlog::error("{} handler did not reply to request {}", method_, id_.dump());
-    Send(MakeErrorResponse(id_, {error_code::kInternalError,
-                                 "internal error: " + method_ + " handler did not reply", nullptr}));
+    Send(
+        MakeErrorResponse(id_, {error_code::kInternalError,
+                                "internal error: " + method_ + " handler did not reply", nullptr}));
   }
 }
 

@@ -44,12 +44,18 @@ bool Base64UrlDecode(const std::string& text, std::string* bytes) {
   int bits = 0;
   for (char c : text) {
     int value;
-    if (c >= 'A' && c <= 'Z') value = c - 'A';
-    else if (c >= 'a' && c <= 'z') value = c - 'a' + 26;
-    else if (c >= '0' && c <= '9') value = c - '0' + 52;
-    else if (c == '-') value = 62;
-    else if (c == '_') value = 63;
-    else return false;
+    if (c >= 'A' && c <= 'Z')
+      value = c - 'A';
+    else if (c >= 'a' && c <= 'z')
+      value = c - 'a' + 26;
+    else if (c >= '0' && c <= '9')
+      value = c - '0' + 52;
+    else if (c == '-')
+      value = 62;
+    else if (c == '_')
+      value = 63;
+    else
+      return false;
     buffer = (buffer << 6) | static_cast<unsigned>(value);
     bits += 6;
     if (bits >= 8) {
@@ -123,8 +129,9 @@ Result<RequestState> RequestStateCodec::Decode(const std::string& token) const {
   std::string expected = Sign(token.substr(0, dot));
   if (mac.size() != expected.size() ||
       CRYPTO_memcmp(mac.data(), expected.data(), expected.size()) != 0) {
-    return Fail("requestState failed its integrity check (altered, or issued by another server "
-                "process); call the tool again without requestState");
+    return Fail(
+        "requestState failed its integrity check (altered, or issued by another server "
+        "process); call the tool again without requestState");
   }
   json body = json::parse(payload_bytes, nullptr, false);
   if (!body.is_object() || body.value("v", 0) != kFormatVersion ||

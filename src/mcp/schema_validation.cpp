@@ -12,15 +12,23 @@ using json = nlohmann::json;
 
 std::string TypeName(const json& value) {
   switch (value.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return "boolean";
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return "boolean";
     case json::value_t::number_integer:
-    case json::value_t::number_unsigned: return "integer";
-    case json::value_t::number_float: return "number";
-    case json::value_t::string: return "string";
-    case json::value_t::array: return "array";
-    case json::value_t::object: return "object";
-    default: return "unknown";
+    case json::value_t::number_unsigned:
+      return "integer";
+    case json::value_t::number_float:
+      return "number";
+    case json::value_t::string:
+      return "string";
+    case json::value_t::array:
+      return "array";
+    case json::value_t::object:
+      return "object";
+    default:
+      return "unknown";
   }
 }
 
@@ -109,20 +117,20 @@ Result<void> CheckType(const json& schema, const json& value, const std::string&
 
 Result<void> CheckNumber(const json& schema, const json& value, const std::string& path) {
   double number = value.get<double>();
-  if (auto it = schema.find("minimum"); it != schema.end() && it->is_number() &&
-                                        number < it->get<double>()) {
+  if (auto it = schema.find("minimum");
+      it != schema.end() && it->is_number() && number < it->get<double>()) {
     return Fail(path + ": must be >= " + FormatNumber(*it) + ", got " + value.dump());
   }
-  if (auto it = schema.find("maximum"); it != schema.end() && it->is_number() &&
-                                        number > it->get<double>()) {
+  if (auto it = schema.find("maximum");
+      it != schema.end() && it->is_number() && number > it->get<double>()) {
     return Fail(path + ": must be <= " + FormatNumber(*it) + ", got " + value.dump());
   }
-  if (auto it = schema.find("exclusiveMinimum"); it != schema.end() && it->is_number() &&
-                                                 number <= it->get<double>()) {
+  if (auto it = schema.find("exclusiveMinimum");
+      it != schema.end() && it->is_number() && number <= it->get<double>()) {
     return Fail(path + ": must be > " + FormatNumber(*it) + ", got " + value.dump());
   }
-  if (auto it = schema.find("exclusiveMaximum"); it != schema.end() && it->is_number() &&
-                                                 number >= it->get<double>()) {
+  if (auto it = schema.find("exclusiveMaximum");
+      it != schema.end() && it->is_number() && number >= it->get<double>()) {
     return Fail(path + ": must be < " + FormatNumber(*it) + ", got " + value.dump());
   }
   return {};
@@ -193,9 +201,9 @@ Result<void> CheckObject(const json& schema, const json& value, const std::strin
           allowed += name;
         }
       }
-      return Fail(path + ": unexpected property " + json(key).dump() +
-                  (allowed.empty() ? " (no properties are allowed)"
-                                   : " (allowed: " + allowed + ")"));
+      return Fail(
+          path + ": unexpected property " + json(key).dump() +
+          (allowed.empty() ? " (no properties are allowed)" : " (allowed: " + allowed + ")"));
     }
     if (additional->is_object()) {
       if (auto checked = Validate(*additional, member, member_path); !checked) return checked;

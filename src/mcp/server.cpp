@@ -32,7 +32,7 @@ constexpr char kMetaSubscriptionId[] = "io.modelcontextprotocol/subscriptionId";
 
 /// Legacy revisions, newest first (the newest is the negotiation fallback).
 constexpr std::array<std::string_view, 4> kLegacyVersions = {"2025-11-25", "2025-06-18",
-                                                              "2025-03-26", "2024-11-05"};
+                                                             "2025-03-26", "2024-11-05"};
 constexpr std::string_view kBatchVersion = "2025-03-26";
 
 /// Cache hints (modern): the tool and resource lists are fixed for the life
@@ -40,8 +40,8 @@ constexpr std::string_view kBatchVersion = "2025-03-26";
 constexpr std::int64_t kStableTtlMs = 3'600'000;
 
 /// MCP (syslog) log levels in increasing severity.
-constexpr std::array<std::string_view, 8> kLogLevels = {
-    "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
+constexpr std::array<std::string_view, 8> kLogLevels = {"debug", "info",     "notice", "warning",
+                                                        "error", "critical", "alert",  "emergency"};
 
 int LogLevelRank(std::string_view name) {
   for (std::size_t i = 0; i < kLogLevels.size(); ++i) {
@@ -53,23 +53,34 @@ int LogLevelRank(std::string_view name) {
 int RankOf(spdlog::level::level_enum level) {
   switch (level) {
     case spdlog::level::trace:
-    case spdlog::level::debug: return 0;
-    case spdlog::level::info: return 1;
-    case spdlog::level::warn: return 3;
-    case spdlog::level::err: return 4;
-    case spdlog::level::critical: return 5;
-    default: return -1;
+    case spdlog::level::debug:
+      return 0;
+    case spdlog::level::info:
+      return 1;
+    case spdlog::level::warn:
+      return 3;
+    case spdlog::level::err:
+      return 4;
+    case spdlog::level::critical:
+      return 5;
+    default:
+      return -1;
   }
 }
 
 spdlog::level::level_enum SpdlogLevelFor(int rank) {
   switch (rank) {
-    case 0: return spdlog::level::debug;
+    case 0:
+      return spdlog::level::debug;
     case 1:
-    case 2: return spdlog::level::info;
-    case 3: return spdlog::level::warn;
-    case 4: return spdlog::level::err;
-    default: return spdlog::level::critical;
+    case 2:
+      return spdlog::level::info;
+    case 3:
+      return spdlog::level::warn;
+    case 4:
+      return spdlog::level::err;
+    default:
+      return spdlog::level::critical;
   }
 }
 
@@ -115,9 +126,12 @@ std::optional<ClientFeature> FeatureOfMethod(std::string_view method) {
 
 const char* CapabilityName(ClientFeature feature) {
   switch (feature) {
-    case ClientFeature::kSampling: return "sampling";
-    case ClientFeature::kElicitation: return "elicitation";
-    case ClientFeature::kRoots: return "roots";
+    case ClientFeature::kSampling:
+      return "sampling";
+    case ClientFeature::kElicitation:
+      return "elicitation";
+    case ClientFeature::kRoots:
+      return "roots";
   }
   return "unknown";
 }
@@ -299,8 +313,7 @@ class ToolCallContext final : public ToolContext {
     return HasCapability(call_.client_capabilities, feature);
   }
 
-  Result<json> Ask(const std::string& key, const std::string& method,
-                   const json& params) override {
+  Result<json> Ask(const std::string& key, const std::string& method, const json& params) override {
     std::optional<ClientFeature> feature = FeatureOfMethod(method);
     if (!feature) {
       return Fail("cannot ask the client '" + method +
@@ -376,8 +389,8 @@ int Server::Impl::Run() {
     if (incoming.kind == IncomingLine::Kind::kClosed) break;
     if (incoming.kind == IncomingLine::Kind::kOversize) {
       spdlog::warn("discarded an incoming {}", incoming.text);
-      Send(MakeErrorResponse(nullptr, {error_code::kInvalidRequest,
-                                       "Invalid Request: " + incoming.text, nullptr}));
+      Send(MakeErrorResponse(
+          nullptr, {error_code::kInvalidRequest, "Invalid Request: " + incoming.text, nullptr}));
       continue;
     }
     HandleLine(incoming.text);
@@ -400,8 +413,8 @@ void Server::Impl::HandleLine(const std::string& line) {
   try {
     message = json::parse(line);
   } catch (const json::parse_error& e) {
-    Send(MakeErrorResponse(nullptr, {error_code::kParseError,
-                                     std::string("Parse error: ") + e.what(), nullptr}));
+    Send(MakeErrorResponse(
+        nullptr, {error_code::kParseError, std::string("Parse error: ") + e.what(), nullptr}));
     return;
   }
   if (message.is_array()) {
@@ -425,8 +438,8 @@ void Server::Impl::HandleBatch(const json& batch) {
     return;
   }
   if (batch.empty()) {
-    Send(MakeErrorResponse(nullptr, {error_code::kInvalidRequest,
-                                     "Invalid Request: empty batch", nullptr}));
+    Send(MakeErrorResponse(nullptr,
+                           {error_code::kInvalidRequest, "Invalid Request: empty batch", nullptr}));
     return;
   }
   // Replies are collected and sent as one array once the last one is in;
@@ -453,7 +466,8 @@ void Server::Impl::HandleBatch(const json& batch) {
       std::lock_guard lock(collector->mutex);
       ++collector->outstanding;
     }
-    bool replies = HandleMessage(element, [release](json response) { release(std::move(response)); });
+    bool replies =
+        HandleMessage(element, [release](json response) { release(std::move(response)); });
     if (!replies) release(std::nullopt);
   }
   release(std::nullopt);
@@ -481,8 +495,9 @@ bool Server::Impl::HandleMessage(const json& message, const ResponseSink& sink) 
       HandleResponse(message);
       return false;
     }
-    return invalid(id, "a message needs a method (request, notification) or a result or error "
-                       "(response)");
+    return invalid(id,
+                   "a message needs a method (request, notification) or a result or error "
+                   "(response)");
   }
   if (!method_it->is_string()) return invalid(id, "method must be a string");
   const std::string& method = method_it->get_ref<const std::string&>();
@@ -513,22 +528,23 @@ void Server::Impl::HandleRequest(const json& id, const std::string& method, cons
     spec = &kInitialize;
   } else {
     auto found = methods_.find(method);
-    if (found == methods_.end()) return error(error_code::kMethodNotFound, "Method not found: " + method);
+    if (found == methods_.end())
+      return error(error_code::kMethodNotFound, "Method not found: " + method);
     spec = &found->second;
     auto meta = params.find("_meta");
-    bool claims_modern = meta != params.end() && meta->is_object() &&
-                         meta->contains(kMetaProtocolVersion);
+    bool claims_modern =
+        meta != params.end() && meta->is_object() && meta->contains(kMetaProtocolVersion);
     if (claims_modern) {
       const json& version = (*meta)[kMetaProtocolVersion];
       if (!version.is_string()) {
-        return error(error_code::kInvalidParams,
-                     std::string("Invalid params: _meta[\"") + kMetaProtocolVersion +
-                         "\"] must be a string");
+        return error(error_code::kInvalidParams, std::string("Invalid params: _meta[\"") +
+                                                     kMetaProtocolVersion + "\"] must be a string");
       }
       if (version != kModernProtocolVersion) {
-        return error(error_code::kUnsupportedProtocolVersion,
-                     "Unsupported protocol version: " + version.get<std::string>(),
-                     {{"supported", json::array({kModernProtocolVersion})}, {"requested", version}});
+        return error(
+            error_code::kUnsupportedProtocolVersion,
+            "Unsupported protocol version: " + version.get<std::string>(),
+            {{"supported", json::array({kModernProtocolVersion})}, {"requested", version}});
       }
       auto capabilities = meta->find(kMetaClientCapabilities);
       if (capabilities == meta->end() || !capabilities->is_object()) {
@@ -548,9 +564,9 @@ void Server::Impl::HandleRequest(const json& id, const std::string& method, cons
         SetLoggerLevelAtLeast(call.log_rank);
       }
       if (!spec->modern) {
-        return error(error_code::kMethodNotFound,
-                     "Method not found: " + method + " is not part of protocol version " +
-                         kModernProtocolVersion);
+        return error(error_code::kMethodNotFound, "Method not found: " + method +
+                                                      " is not part of protocol version " +
+                                                      kModernProtocolVersion);
       }
       call.era = Era::kModern;
       call.version = kModernProtocolVersion;
@@ -562,19 +578,20 @@ void Server::Impl::HandleRequest(const json& id, const std::string& method, cons
       std::lock_guard lock(session_mutex_);
       if (session_) {
         if (!spec->legacy) {
-          return error(error_code::kMethodNotFound,
-                       "Method not found: " + method + " is not part of protocol version " +
-                           session_->version);
+          return error(error_code::kMethodNotFound, "Method not found: " + method +
+                                                        " is not part of protocol version " +
+                                                        session_->version);
         }
         call.era = Era::kLegacy;
         call.version = session_->version;
         call.client_capabilities = session_->client_capabilities;
         call.client_name = session_->client_name;
       } else if (method != "ping") {
-        return error(error_code::kInvalidParams,
-                     std::string("Invalid params: not initialized. Send initialize first, or put ") +
-                         kMetaProtocolVersion + " and " + kMetaClientCapabilities +
-                         " in params._meta (protocol version " + kModernProtocolVersion + ")");
+        return error(
+            error_code::kInvalidParams,
+            std::string("Invalid params: not initialized. Send initialize first, or put ") +
+                kMetaProtocolVersion + " and " + kMetaClientCapabilities +
+                " in params._meta (protocol version " + kModernProtocolVersion + ")");
       }
     }
   }
@@ -673,8 +690,8 @@ void Server::Impl::Cancel(const json& request_id) {
   }
   if (listener) {
     // Ending a listen stream is not a failure: it gets its closing result.
-    listener->reply->Result({{"resultType", "complete"},
-                             {"_meta", {{kMetaSubscriptionId, listener->id}}}});
+    listener->reply->Result(
+        {{"resultType", "complete"}, {"_meta", {{kMetaSubscriptionId, listener->id}}}});
     return;
   }
   std::shared_ptr<InFlight> flight;
@@ -767,9 +784,10 @@ void Server::Impl::Initialize(const json& params, const CallContext& /*call*/, R
     }
     session_ = std::move(session);
   }
-  json result = {{"protocolVersion", version},
-                 {"capabilities", ServerCapabilities(Era::kLegacy)},
-                 {"serverInfo", {{"name", options_.info.name}, {"version", options_.info.version}}}};
+  json result = {
+      {"protocolVersion", version},
+      {"capabilities", ServerCapabilities(Era::kLegacy)},
+      {"serverInfo", {{"name", options_.info.name}, {"version", options_.info.version}}}};
   if (!options_.info.instructions.empty()) result["instructions"] = options_.info.instructions;
   reply.Result(std::move(result));
 }
@@ -804,8 +822,8 @@ bool Server::Impl::RejectCursor(const json& params, ReplyOnce& reply) const {
 // ---- tools -----------------------------------------------------------------
 
 json Server::Impl::ToolToJson(const Tool& tool, const CallContext& call) const {
-  json out = {{"name", tool.name}, {"description", tool.description},
-              {"inputSchema", tool.input_schema}};
+  json out = {
+      {"name", tool.name}, {"description", tool.description}, {"inputSchema", tool.input_schema}};
   bool has_output = !tool.output_schema.is_null();
   // structuredContent/outputSchema arrived in 2025-06-18.
   if (has_output && (call.era == Era::kModern || call.version >= "2025-06-18")) {
@@ -897,8 +915,9 @@ void Server::Impl::ToolsCall(const json& params, const CallContext& call, ReplyO
         return invalid("requestState was issued for tool " + state->tool + ", not " + name);
       }
       if (state->arguments_digest != RequestStateCodec::DigestArguments(arguments)) {
-        return invalid("requestState does not match these arguments (they changed since the "
-                       "input_required result); call the tool again without requestState");
+        return invalid(
+            "requestState does not match these arguments (they changed since the "
+            "input_required result); call the tool again without requestState");
       }
       answers = std::move(state->answers);
       if (has_responses) {
@@ -959,9 +978,8 @@ Result<json> Server::Impl::AskClient(const CallContext& call, const std::string&
   bool cancelled = false;
   {
     std::unique_lock lock(call.flight->mutex);
-    answered = call.flight->changed.wait_for(lock, options_.ask_timeout, [&] {
-      return outgoing->done || call.flight->cancelled;
-    });
+    answered = call.flight->changed.wait_for(
+        lock, options_.ask_timeout, [&] { return outgoing->done || call.flight->cancelled; });
     answered = answered && outgoing->done;
     cancelled = call.flight->cancelled;
   }
@@ -970,9 +988,9 @@ Result<json> Server::Impl::AskClient(const CallContext& call, const std::string&
       std::lock_guard lock(outgoing_mutex_);
       outgoing_.erase(IdKey(json(id)));
     }
-    Send(MakeNotification("notifications/cancelled",
-                          {{"requestId", id},
-                           {"reason", cancelled ? "the tool call was cancelled" : "timed out"}}));
+    Send(MakeNotification(
+        "notifications/cancelled",
+        {{"requestId", id}, {"reason", cancelled ? "the tool call was cancelled" : "timed out"}}));
     if (cancelled) return Fail(method + " request abandoned: the tool call was cancelled");
     return Fail(method + " request to the client timed out after " +
                 std::to_string(options_.ask_timeout.count()) + " ms");
@@ -1035,8 +1053,8 @@ namespace {
 const std::string* UriParam(const json& params, ReplyOnce& reply) {
   auto uri = params.find("uri");
   if (uri == params.end() || !uri->is_string()) {
-    reply.Error(error_code::kInvalidParams, "Invalid params: " + reply.method() +
-                                                " needs uri (a string)");
+    reply.Error(error_code::kInvalidParams,
+                "Invalid params: " + reply.method() + " needs uri (a string)");
     return nullptr;
   }
   return &uri->get_ref<const std::string&>();
@@ -1098,8 +1116,8 @@ void Server::Impl::ResourcesUnsubscribe(const json& params, const CallContext& c
 
 void Server::Impl::LoggingSetLevel(const json& params, const CallContext&, ReplyOnce reply) {
   auto level = params.find("level");
-  int rank = level != params.end() && level->is_string() ? LogLevelRank(level->get<std::string>())
-                                                         : -1;
+  int rank =
+      level != params.end() && level->is_string() ? LogLevelRank(level->get<std::string>()) : -1;
   if (rank < 0) {
     return reply.Error(error_code::kInvalidParams,
                        "Invalid params: level must be one of debug, info, notice, warning, error, "
@@ -1145,9 +1163,9 @@ void Server::Impl::SubscriptionsListen(const json& params, const CallContext& ca
   listener.reply.emplace(std::move(reply));
   std::lock_guard lock(listeners_mutex_);
   // Acknowledged under the lock so no update can overtake the acknowledgement.
-  Send(MakeNotification("notifications/subscriptions/acknowledged",
-                        {{"notifications", std::move(honored)},
-                         {"_meta", {{kMetaSubscriptionId, call.id}}}}));
+  Send(MakeNotification(
+      "notifications/subscriptions/acknowledged",
+      {{"notifications", std::move(honored)}, {"_meta", {{kMetaSubscriptionId, call.id}}}}));
   listeners_.emplace(IdKey(call.id), std::move(listener));
 }
 
@@ -1158,8 +1176,8 @@ void Server::Impl::CloseListeners() {
     listeners.swap(listeners_);
   }
   for (auto& [key, listener] : listeners) {
-    listener.reply->Result({{"resultType", "complete"},
-                            {"_meta", {{kMetaSubscriptionId, listener.id}}}});
+    listener.reply->Result(
+        {{"resultType", "complete"}, {"_meta", {{kMetaSubscriptionId, listener.id}}}});
   }
 }
 

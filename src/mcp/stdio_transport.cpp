@@ -1,12 +1,12 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <spdlog/spdlog.h>
 #include <stdexcept>
 
 #include "togmal/mcp/transport.h"
@@ -156,8 +156,7 @@ void StdioTransport::Send(std::string_view message) {
   // Logged outside the lock: a log record may itself be forwarded to the
   // client through Send().
   if (failure != 0) {
-    spdlog::warn("writing to stdout failed: {}; further output is dropped",
-                 std::strerror(failure));
+    spdlog::warn("writing to stdout failed: {}; further output is dropped", std::strerror(failure));
   }
 }
 

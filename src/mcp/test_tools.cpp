@@ -24,9 +24,10 @@ ToolResult Echo(const json& arguments, ToolContext& /*context*/) {
 
 json AskParams(const std::string& kind, const std::string& question) {
   if (kind == "sampling") {
-    return {{"messages", json::array({{{"role", "user"},
-                                       {"content", {{"type", "text"}, {"text", question}}}}})},
-            {"maxTokens", 200}};
+    return {
+        {"messages",
+         json::array({{{"role", "user"}, {"content", {{"type", "text"}, {"text", question}}}}})},
+        {"maxTokens", 200}};
   }
   return {{"mode", "form"},
           {"message", question},
@@ -81,7 +82,8 @@ void RegisterTestTools(ToolRegistry& registry) {
                      "answers.",
       .input_schema = {{"type", "object"},
                        {"properties",
-                        {{"kind", {{"type", "string"}, {"enum", json::array({"sampling", "elicitation"})}}},
+                        {{"kind",
+                          {{"type", "string"}, {"enum", json::array({"sampling", "elicitation"})}}},
                          {"question", {{"type", "string"}, {"minLength", 1}}},
                          {"count", {{"type", "integer"}, {"minimum", 1}, {"maximum", 3}}}}},
                        {"required", json::array({"kind"})},

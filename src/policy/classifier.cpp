@@ -51,10 +51,14 @@ std::string Shorten(std::string_view text, std::size_t limit = 160) {
 
 std::string_view GenericPhrase(Level level) {
   switch (level) {
-    case Level::kL0: return "only reads";
-    case Level::kL1: return "makes a local, recoverable change";
-    case Level::kL2: return "has effects a person should approve";
-    case Level::kL3: return "is destructive or dangerous";
+    case Level::kL0:
+      return "only reads";
+    case Level::kL1:
+      return "makes a local, recoverable change";
+    case Level::kL2:
+      return "has effects a person should approve";
+    case Level::kL3:
+      return "is destructive or dangerous";
   }
   return "";
 }
@@ -68,9 +72,9 @@ bool Contains(const std::vector<std::string>& list, std::string_view value) {
 /// The words of one command from `from` on, split into options and
 /// positional arguments, knowing which options take a value.
 struct ArgView {
-  std::vector<std::string_view> options;     // as written, `--x=y` included
+  std::vector<std::string_view> options;  // as written, `--x=y` included
   std::vector<std::string_view> positionals;
-  std::vector<std::string_view> all;          // every word
+  std::vector<std::string_view> all;  // every word
   bool double_dash = false;
 };
 
@@ -134,7 +138,8 @@ bool AnyFlag(const ArgView& view, const std::vector<std::string>& flags) {
 bool ArgMatches(const std::vector<std::string>& patterns, std::string_view arg) {
   const std::string normalized = NormalizePath(arg);
   for (const std::string& pattern : patterns) {
-    if (pattern == arg || util::GlobMatches(pattern, arg) || util::GlobMatches(pattern, normalized)) return true;
+    if (pattern == arg || util::GlobMatches(pattern, arg) || util::GlobMatches(pattern, normalized))
+      return true;
   }
   return false;
 }
@@ -170,7 +175,8 @@ const CommandNode* FindChild(const CommandNode& node, std::string_view name) {
     if (child.name == name) return &child;
   }
   for (const CommandNode& child : node.subcommands) {
-    if (child.name.find_first_of("*?") != std::string::npos && util::GlobMatches(child.name, name)) {
+    if (child.name.find_first_of("*?") != std::string::npos &&
+        util::GlobMatches(child.name, name)) {
       return &child;
     }
   }
@@ -209,9 +215,9 @@ class Walker {
   void Simple(const LexResult& lex, std::size_t index, SegmentOrigin origin, int code_depth);
   void Words(const std::vector<Word>& words, std::size_t start, const Stdin& stdin_source,
              std::string_view segment, SegmentOrigin origin, int code_depth);
-  void Code(const CommandNode& node, Level level, const std::vector<Word>& words,
-            std::size_t index, const Stdin& stdin_source, std::string_view segment,
-            std::string_view name, int code_depth);
+  void Code(const CommandNode& node, Level level, const std::vector<Word>& words, std::size_t index,
+            const Stdin& stdin_source, std::string_view segment, std::string_view name,
+            int code_depth);
   void Wrapper(const CommandNode& node, Level level, const std::string& why,
                const std::vector<Word>& words, std::size_t index, const Stdin& stdin_source,
                std::string_view segment, int code_depth);
@@ -255,8 +261,7 @@ void Walker::CheckAssignment(std::string_view assignment, std::string_view segme
   Add(found->second.level, std::move(why), segment);
 }
 
-void Walker::Simple(const LexResult& lex, std::size_t index, SegmentOrigin origin,
-                    int code_depth) {
+void Walker::Simple(const LexResult& lex, std::size_t index, SegmentOrigin origin, int code_depth) {
   const SimpleCommand& command = lex.commands[index];
   const std::string& segment = command.text;
   if (segments_ != nullptr && (!command.words.empty() || !command.assignments.empty())) {
@@ -285,7 +290,8 @@ void Walker::Simple(const LexResult& lex, std::size_t index, SegmentOrigin origi
   Stdin stdin_source;
   for (const Redirection& redirection : command.redirections) {
     if (redirection.WritesFile()) {
-      CheckWritePath(redirection.target.text, Level::kL1, Level::kL2, segment, "Redirects output to");
+      CheckWritePath(redirection.target.text, Level::kL1, Level::kL2, segment,
+                     "Redirects output to");
     } else if (redirection.ReadsFile()) {
       CheckReadPath(redirection.target.text, Level::kL0, segment);
     }
@@ -309,8 +315,8 @@ void Walker::Simple(const LexResult& lex, std::size_t index, SegmentOrigin origi
       } else if (name == "cat" && producer.words.size() == 1) {
         for (const Redirection& redirection : producer.redirections) {
           if (redirection.FeedsText()) {
-            stdin_source.text = redirection.op == "<<<" ? redirection.target.text
-                                                        : redirection.heredoc_body;
+            stdin_source.text =
+                redirection.op == "<<<" ? redirection.target.text : redirection.heredoc_body;
             stdin_source.known = true;
           }
         }
@@ -369,7 +375,8 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
     Add(tables_.settings.unknown_command,
         "'" + Shorten(first.text, 60) + "' is not a command the classifier knows.", segment);
     for (std::size_t i = start + 1; i < words.size(); ++i) {
-      if (!IsOptionWord(words[i].text)) CheckReadPath(words[i].text, tables_.settings.unknown_command, segment);
+      if (!IsOptionWord(words[i].text))
+        CheckReadPath(words[i].text, tables_.settings.unknown_command, segment);
     }
     return;
   }
@@ -455,13 +462,15 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   if (!node.data_args && !wrapper) {
     const ArgView view = ViewArgs(words, deepest.index + 1, node.options_with_value);
     for (std::string_view word : view.all) {
-      if (node.runs == Runs::kFind && (word == "-exec" || word == "-execdir" || word == "-ok" ||
-                                       word == "-okdir")) {
+      if (node.runs == Runs::kFind &&
+          (word == "-exec" || word == "-execdir" || word == "-ok" || word == "-okdir")) {
         break;
       }
-      if (word == "--" || (IsOptionWord(word) && word.find('=') == std::string_view::npos)) continue;
+      if (word == "--" || (IsOptionWord(word) && word.find('=') == std::string_view::npos))
+        continue;
       std::string_view path_word = word;
-      if (const std::size_t eq = word.find('='); eq != std::string_view::npos && eq + 1 < word.size()) {
+      if (const std::size_t eq = word.find('=');
+          eq != std::string_view::npos && eq + 1 < word.size()) {
         if (IsOptionWord(word) || word.find('/') > eq) path_word = word.substr(eq + 1);
       }
       CheckReadPath(path_word, level, segment);
@@ -483,8 +492,8 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
       CheckAssignment(words[a].text, segment);
     }
   }
-  if (runner != nullptr && !(rule_matched && runner->runs != Runs::kWrapper &&
-                             runner->runs != Runs::kFind)) {
+  if (runner != nullptr &&
+      !(rule_matched && runner->runs != Runs::kWrapper && runner->runs != Runs::kFind)) {
     if (runner->runs == Runs::kWrapper) {
       Wrapper(*runner, level, why, words, runner_index, stdin_source, segment, code_depth);
       return;
@@ -501,7 +510,8 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
           inner.push_back(words[k]);
         }
         if (segments_ != nullptr && !inner.empty()) {
-          segments_->push_back({Join(inner, 0, inner.size()), {}, SegmentOrigin::kWrapped, code_depth + 1});
+          segments_->push_back(
+              {Join(inner, 0, inner.size()), {}, SegmentOrigin::kWrapped, code_depth + 1});
           for (const Word& word : inner) segments_->back().argv.push_back(word.text);
         }
         ++wrapped_;
@@ -609,8 +619,7 @@ void Walker::Code(const CommandNode& node, Level level, const std::vector<Word>&
                   std::string_view name, int code_depth) {
   const std::string quoted_name = "'" + std::string(name) + "'";
   if (node.runs == Runs::kEval) {
-    Add(level, node.why.empty() ? quoted_name + " runs a string as a command." : node.why,
-        segment);
+    Add(level, node.why.empty() ? quoted_name + " runs a string as a command." : node.why, segment);
     Line(Join(words, index + 1, words.size()), SegmentOrigin::kEval, code_depth + 1);
     return;
   }
@@ -639,7 +648,7 @@ void Walker::Code(const CommandNode& node, Level level, const std::vector<Word>&
       }
       break;
     }
-    if (text == "-" ) {
+    if (text == "-") {
       reads_stdin_explicitly = true;
       break;
     }
@@ -662,8 +671,7 @@ void Walker::Code(const CommandNode& node, Level level, const std::vector<Word>&
           code = text.substr(2);
         }
       }
-      if (node.runs == Runs::kShell && text[1] != '-' &&
-          text.find('c') != std::string::npos) {
+      if (node.runs == Runs::kShell && text[1] != '-' && text.find('c') != std::string::npos) {
         shell_c = true;
         is_code_option = true;
       }
@@ -731,8 +739,9 @@ void Walker::Code(const CommandNode& node, Level level, const std::vector<Word>&
     return;
   }
   if (script && !reads_stdin_explicitly) {
-    Add(level, quoted_name + (sql ? " runs statements on a database." : " runs the program '") +
-                   (sql ? "" : Shorten(*script, 80) + "'."),
+    Add(level,
+        quoted_name + (sql ? " runs statements on a database." : " runs the program '") +
+            (sql ? "" : Shorten(*script, 80) + "'."),
         segment);
     CheckReadPath(*script, level, segment);
     return;
@@ -744,8 +753,9 @@ void Walker::Code(const CommandNode& node, Level level, const std::vector<Word>&
   }
   if (stdin_source.kind == Stdin::Kind::kPipe) {
     if (sql) {
-      Add(level, quoted_name + " runs statements that '" + Shorten(stdin_source.producer, 80) +
-                     "' prints.",
+      Add(level,
+          quoted_name + " runs statements that '" + Shorten(stdin_source.producer, 80) +
+              "' prints.",
           segment);
     } else {
       Add(Level::kL3,
@@ -782,7 +792,8 @@ bool Walker::InsideProject(std::string_view path) const {
     }
     candidate = fs::path(cwd_) / candidate;
   }
-  const fs::path relative = candidate.lexically_normal().lexically_relative(fs::path(cwd_).lexically_normal());
+  const fs::path relative =
+      candidate.lexically_normal().lexically_relative(fs::path(cwd_).lexically_normal());
   return !relative.empty() && *relative.begin() != "..";
 }
 
@@ -865,8 +876,8 @@ const ToolEntry* FindTool(const Tables& tables, std::string_view name) {
 
 Result<Classifier> Classifier::FromYaml(std::string_view yaml, std::string_view source,
                                         const Classifier* base) {
-  auto tables = base != nullptr ? std::make_shared<Tables>(*base->tables_)
-                                : std::make_shared<Tables>();
+  auto tables =
+      base != nullptr ? std::make_shared<Tables>(*base->tables_) : std::make_shared<Tables>();
   if (auto ok = ParseTables(yaml, source, *tables); !ok) return Fail(ok.error());
   return Classifier(std::move(tables));
 }
@@ -954,8 +965,9 @@ Classification Classifier::Classify(const ToolCall& call) const {
   bool wrote = false;
   for (const std::string& name : tool->writes) {
     if (const auto path = field(name)) {
-      walker.CheckWritePath(*path, tool->level, tool->outside_project.value_or(Max(tool->level, Level::kL2)),
-                            *path, call.tool_name == "Write" ? "Writes" : "Edits");
+      walker.CheckWritePath(*path, tool->level,
+                            tool->outside_project.value_or(Max(tool->level, Level::kL2)), *path,
+                            call.tool_name == "Write" ? "Writes" : "Edits");
       wrote = true;
     }
   }

@@ -30,7 +30,9 @@ using togmal::policy::ToolEntry;
 
 using togmal::util::build_tool::CppString;
 
-std::string LevelLiteral(Level level) { return "Level::kL" + std::to_string(static_cast<int>(level)); }
+std::string LevelLiteral(Level level) {
+  return "Level::kL" + std::to_string(static_cast<int>(level));
+}
 
 // Writes the arrays an entry needs before the entry itself.
 class Emitter : public togmal::util::build_tool::ArrayEmitter {
@@ -51,16 +53,17 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
   }
 
   std::string Node(const CommandNode& node) {
-    const std::string subcommands =
-        ListOf("RawCommandNode", node.subcommands, [this](const CommandNode& c) { return Node(c); });
+    const std::string subcommands = ListOf("RawCommandNode", node.subcommands,
+                                           [this](const CommandNode& c) { return Node(c); });
     const std::string rules =
         ListOf("RawArgRule", node.rules, [this](const ArgRule& r) { return Rule(r); });
-    const std::string code_rules = ListOf("RawTextRule", node.code_rules, [this](const TextRule& r) {
-      return "{.level = " + LevelLiteral(r.level) + ", .why = " + CppString(r.why) +
-             ", .contains = " + Strings(r.contains) + ", .unless = " + Strings(r.unless) + "}";
-    });
-    std::string out = "{.name = " + CppString(node.name) + ", .level = " + LevelLiteral(node.level) +
-                      ", .why = " + CppString(node.why);
+    const std::string code_rules =
+        ListOf("RawTextRule", node.code_rules, [this](const TextRule& r) {
+          return "{.level = " + LevelLiteral(r.level) + ", .why = " + CppString(r.why) +
+                 ", .contains = " + Strings(r.contains) + ", .unless = " + Strings(r.unless) + "}";
+        });
+    std::string out = "{.name = " + CppString(node.name) +
+                      ", .level = " + LevelLiteral(node.level) + ", .why = " + CppString(node.why);
     Field(out, "options_with_value", Strings(node.options_with_value));
     Field(out, "subcommands", subcommands);
     Field(out, "rules", rules);
@@ -132,15 +135,14 @@ int main(int argc, char** argv) {
   }
   const std::string entry_list = emit.Array("RawCommandNode", entry_items, entries.size());
   const std::string name_list = emit.Array("CompiledCommandName", name_items, names.size());
-  const std::string tool_list =
-      emit.ListOf("RawToolEntry", tables.tools, [&emit](const ToolEntry& tool) { return emit.Tool(tool); });
+  const std::string tool_list = emit.ListOf(
+      "RawToolEntry", tables.tools, [&emit](const ToolEntry& tool) { return emit.Tool(tool); });
   const std::map<std::string, togmal::policy::AssignmentEntry> sorted(tables.assignments.begin(),
                                                                       tables.assignments.end());
-  const std::string assignment_list =
-      emit.ListOf("RawAssignment", sorted, [](const auto& item) {
-        return "{" + CppString(item.first) + ", " + LevelLiteral(item.second.level) + ", " +
-               CppString(item.second.why) + "}";
-      });
+  const std::string assignment_list = emit.ListOf("RawAssignment", sorted, [](const auto& item) {
+    return "{" + CppString(item.first) + ", " + LevelLiteral(item.second.level) + ", " +
+           CppString(item.second.why) + "}";
+  });
   const std::string sensitive = emit.Strings(tables.sensitive);
   const std::string not_sensitive = emit.Strings(tables.not_sensitive);
   const std::string config = emit.Strings(tables.config);

@@ -10,9 +10,7 @@ namespace {
 
 bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
-bool IsNameStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+bool IsNameStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool IsNameChar(char c) { return IsNameStart(c) || (c >= '0' && c <= '9'); }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -369,8 +367,8 @@ bool Parser::TryRedirection(std::size_t command, int depth) {
     fd = std::stoi(std::string(src_.substr(pos_, look - pos_)));
   }
   std::string_view rest = src_.substr(look);
-  static constexpr std::string_view kOperators[] = {"&>>", "<<<", "<<-", "&>", ">>", ">&", "<&",
-                                                    ">|",  "<>",  "<<",  ">",  "<"};
+  static constexpr std::string_view kOperators[] = {"&>>", "<<<", "<<-", "&>", ">>", ">&",
+                                                    "<&",  ">|",  "<>",  "<<", ">",  "<"};
   std::string_view op;
   for (std::string_view candidate : kOperators) {
     if (rest.substr(0, candidate.size()) == candidate) {
@@ -467,12 +465,19 @@ Word Parser::ParseWord(int depth, int parent) {
             const char e = src_[pos_ + 1];
             pos_ += 2;
             switch (e) {
-              case 'n': word.text.push_back('\n'); break;
-              case 't': word.text.push_back('\t'); break;
-              case 'r': word.text.push_back('\r'); break;
+              case 'n':
+                word.text.push_back('\n');
+                break;
+              case 't':
+                word.text.push_back('\t');
+                break;
+              case 'r':
+                word.text.push_back('\r');
+                break;
               case 'x': {
                 int value = 0, digits = 0;
-                while (digits < 2 && !AtEnd() && std::isxdigit(static_cast<unsigned char>(Peek()))) {
+                while (digits < 2 && !AtEnd() &&
+                       std::isxdigit(static_cast<unsigned char>(Peek()))) {
                   const char h = Peek();
                   value = value * 16 + (IsDigit(h) ? h - '0' : (std::tolower(h) - 'a' + 10));
                   ++pos_;
@@ -723,13 +728,20 @@ std::vector<std::string> SimpleCommand::Argv() const {
 
 std::string_view ConnectorText(Connector connector) {
   switch (connector) {
-    case Connector::kEnd: return "";
-    case Connector::kAnd: return "&&";
-    case Connector::kOr: return "||";
-    case Connector::kSemicolon: return ";";
-    case Connector::kPipe: return "|";
-    case Connector::kBackground: return "&";
-    case Connector::kNewline: return "\\n";
+    case Connector::kEnd:
+      return "";
+    case Connector::kAnd:
+      return "&&";
+    case Connector::kOr:
+      return "||";
+    case Connector::kSemicolon:
+      return ";";
+    case Connector::kPipe:
+      return "|";
+    case Connector::kBackground:
+      return "&";
+    case Connector::kNewline:
+      return "\\n";
   }
   return "";
 }

@@ -74,11 +74,10 @@ class Loader {
       const char* key;
       std::vector<std::string>* target;
     };
-    for (ListField field : {ListField{"any_flag", &rule.any_flag},
-                            ListField{"none_flag", &rule.none_flag},
-                            ListField{"any_arg", &rule.any_arg},
-                            ListField{"all_args", &rule.all_args},
-                            ListField{"any_word", &rule.any_word}}) {
+    for (ListField field :
+         {ListField{"any_flag", &rule.any_flag}, ListField{"none_flag", &rule.none_flag},
+          ListField{"any_arg", &rule.any_arg}, ListField{"all_args", &rule.all_args},
+          ListField{"any_word", &rule.any_word}}) {
       if (!node[field.key]) continue;
       auto values = Strings(node[field.key]);
       if (!values) return Fail(values.error());
@@ -142,12 +141,12 @@ class Loader {
       return command;
     }
     if (!node.IsMap()) return At(node, "command '" + name + "': expected a level or a map");
-    if (auto ok = CheckKeys(node,
-                            {"level", "why", "aliases", "options_with_value", "subcommands",
-                             "rules", "runs", "code_options", "code_rules", "query_options",
-                             "default_command", "skip_positionals", "data_args", "writes_args",
-                             "writes_last_arg"},
-                            "command '" + name + "'");
+    if (auto ok =
+            CheckKeys(node,
+                      {"level", "why", "aliases", "options_with_value", "subcommands", "rules",
+                       "runs", "code_options", "code_rules", "query_options", "default_command",
+                       "skip_positionals", "data_args", "writes_args", "writes_last_arg"},
+                      "command '" + name + "'");
         !ok) {
       return Fail(ok.error());
     }
@@ -162,10 +161,9 @@ class Loader {
       if (!values) return Fail(values.error());
       *aliases = std::move(*values);
     }
-    for (auto [key, target] :
-         {std::pair{"options_with_value", &command.options_with_value},
-          std::pair{"code_options", &command.code_options},
-          std::pair{"query_options", &command.query_options}}) {
+    for (auto [key, target] : {std::pair{"options_with_value", &command.options_with_value},
+                               std::pair{"code_options", &command.code_options},
+                               std::pair{"query_options", &command.query_options}}) {
       if (!node[key]) continue;
       auto values = Strings(node[key]);
       if (!values) return Fail(values.error());
@@ -189,9 +187,12 @@ class Loader {
     }
     if (const YAML::Node runs = node["runs"]) {
       static constexpr std::pair<std::string_view, Runs> kRuns[] = {
-          {"wrapper", Runs::kWrapper}, {"shell", Runs::kShell},
-          {"interpreter", Runs::kInterpreter}, {"eval", Runs::kEval},
-          {"find", Runs::kFind}, {"sql", Runs::kSql},
+          {"wrapper", Runs::kWrapper},
+          {"shell", Runs::kShell},
+          {"interpreter", Runs::kInterpreter},
+          {"eval", Runs::kEval},
+          {"find", Runs::kFind},
+          {"sql", Runs::kSql},
           {"command_string", Runs::kCommandString}};
       bool found = false;
       for (auto [text, value] : kRuns) {
@@ -201,11 +202,13 @@ class Loader {
         }
       }
       if (!found) {
-        return At(runs, "runs must be one of wrapper, shell, interpreter, eval, find, sql, "
-                        "command_string");
+        return At(runs,
+                  "runs must be one of wrapper, shell, interpreter, eval, find, sql, "
+                  "command_string");
       }
     }
-    if (node["default_command"]) command.default_command = node["default_command"].as<std::string>();
+    if (node["default_command"])
+      command.default_command = node["default_command"].as<std::string>();
     if (node["skip_positionals"]) command.skip_positionals = node["skip_positionals"].as<int>();
     if (node["data_args"]) command.data_args = node["data_args"].as<bool>();
     if (node["writes_args"]) command.writes_args = node["writes_args"].as<bool>();
@@ -223,9 +226,9 @@ class Loader {
 
   Result<void> Load(const YAML::Node& root, Tables& tables) const {
     if (!root.IsMap()) return At(root, "expected a map at the top level");
-    if (auto ok = CheckKeys(root,
-                            {"version", "settings", "paths", "tools", "assignments", "commands"},
-                            "the top level");
+    if (auto ok =
+            CheckKeys(root, {"version", "settings", "paths", "tools", "assignments", "commands"},
+                      "the top level");
         !ok) {
       return ok;
     }
@@ -326,7 +329,8 @@ class Loader {
       if (!outside) return Fail(outside.error());
       tool.outside_project = *outside;
     }
-    for (auto [key, target] : {std::pair{"reads", &tool.reads}, std::pair{"writes", &tool.writes}}) {
+    for (auto [key, target] :
+         {std::pair{"reads", &tool.reads}, std::pair{"writes", &tool.writes}}) {
       if (!node[key]) continue;
       auto values = Strings(node[key]);
       if (!values) return Fail(values.error());
@@ -360,7 +364,8 @@ std::string NormalizePath(std::string_view path) {
   for (std::string_view home_var : {"${HOME}", "$HOME"}) {
     if (text.rfind(home_var, 0) == 0) text = "~" + text.substr(home_var.size());
   }
-  if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/' && home[1] != '\0') {
+  if (const char* home = std::getenv("HOME");
+      home != nullptr && home[0] == '/' && home[1] != '\0') {
     const std::string_view home_dir(home);
     if (text.rfind(home_dir, 0) == 0 &&
         (text.size() == home_dir.size() || text[home_dir.size()] == '/')) {

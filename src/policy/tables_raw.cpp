@@ -34,7 +34,8 @@ CommandNode NodeFromRaw(const RawCommandNode& raw) {
   node.why = raw.why;
   node.options_with_value = Strings(raw.options_with_value);
   node.subcommands.reserve(raw.subcommands.size);
-  for (const RawCommandNode& child : raw.subcommands) node.subcommands.push_back(NodeFromRaw(child));
+  for (const RawCommandNode& child : raw.subcommands)
+    node.subcommands.push_back(NodeFromRaw(child));
   node.rules.reserve(raw.rules.size);
   for (const RawArgRule& rule : raw.rules) node.rules.push_back(RuleFromRaw(rule));
   node.runs = raw.runs;
@@ -84,7 +85,8 @@ const CommandNode* LazyCommands::Find(std::string_view name) const {
   if (found == compiled_.names.end() || found->name != name) return nullptr;
   std::lock_guard lock(mutex_);
   std::unique_ptr<const CommandNode>& slot = parsed_[found->entry];
-  if (!slot) slot = std::make_unique<const CommandNode>(NodeFromRaw(compiled_.entries.data[found->entry]));
+  if (!slot)
+    slot = std::make_unique<const CommandNode>(NodeFromRaw(compiled_.entries.data[found->entry]));
   return slot.get();
 }
 

@@ -39,7 +39,8 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
 
   std::string ConditionItem(const Condition& condition) {
     const std::string patterns = ListOf(
-        "RawPattern", condition.patterns, [this](const Pattern& p) { return PatternItem(p); }, ", ");
+        "RawPattern", condition.patterns, [this](const Pattern& p) { return PatternItem(p); },
+        ", ");
     const std::string children = ListOf("RawCondition", condition.children,
                                         [this](const Condition& c) { return ConditionItem(c); });
     std::string out = "{.kind = " + EnumLiteral("Condition::Kind", condition.kind) +
@@ -81,8 +82,8 @@ int main(int argc, char** argv) {
     return tool::kDataErr;
   }
   Emitter emit;
-  const std::string list =
-      emit.ListOf("RawRule", file->rules, [&emit](const Rule& rule) { return emit.RuleItem(rule); });
+  const std::string list = emit.ListOf("RawRule", file->rules,
+                                       [&emit](const Rule& rule) { return emit.RuleItem(rule); });
   std::ofstream out(argv[2], std::ios::binary);
   out << "// Generated from " << std::filesystem::path(argv[1]).filename().string()
       << " by togmal_compile_rules. Do not edit.\n"

@@ -107,8 +107,8 @@ Decision FromRule(const Rule& rule, const Facts& facts, const std::vector<Findin
                                                        : Permission::kAsk;
   std::string why = rule.reason.empty() ? "matched" : rule.reason;
   decision.reason = util::Shorten(Prefix(decision.level) + "rule " + rule.id + " (" +
-                                std::string(LayerName(rule.layer)) + "): " + why,
-                            kReasonLimit);
+                                      std::string(LayerName(rule.layer)) + "): " + why,
+                                  kReasonLimit);
   return decision;
 }
 
@@ -263,10 +263,10 @@ void ResolveSampleAsAsk(Decision& decision, std::string_view why) {
 void ResolveSampleByModel(Decision& decision, Permission verdict, std::string_view model_reason) {
   decision.permission = verdict;
   decision.source = Source::kSampling;
-  decision.reason =
-      util::Shorten(Prefix(decision.level) + "rule " + decision.rule_id + ", the client's model said " +
-                  std::string(PermissionName(verdict)) + ": " + std::string(model_reason),
-              kReasonLimit);
+  decision.reason = util::Shorten(
+      Prefix(decision.level) + "rule " + decision.rule_id + ", the client's model said " +
+          std::string(PermissionName(verdict)) + ": " + std::string(model_reason),
+      kReasonLimit);
 }
 
 Decision ErrorDecision(const DecisionSettings& settings, std::string_view error) {
@@ -276,10 +276,11 @@ Decision ErrorDecision(const DecisionSettings& settings, std::string_view error)
   decision.action = decision.permission == Permission::kDeny ? Action::kDeny : Action::kAsk;
   decision.level = decision.permission == Permission::kDeny ? Level::kL3 : Level::kL2;
   decision.source = Source::kError;
-  decision.reason = util::Shorten("togmal error: " + std::string(error) +
-                                (decision.permission == Permission::kDeny ? " (denied to be safe)"
-                                                                          : " (asking to be safe)"),
-                            kReasonLimit);
+  decision.reason =
+      util::Shorten("togmal error: " + std::string(error) +
+                        (decision.permission == Permission::kDeny ? " (denied to be safe)"
+                                                                  : " (asking to be safe)"),
+                    kReasonLimit);
   decision.findings.push_back({decision.level, decision.reason, ""});
   return decision;
 }

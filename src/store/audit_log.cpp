@@ -93,7 +93,8 @@ Tip ReadTip(SQLite::Database& db) {
   SQLite::Statement last(db, "SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1");
   if (last.executeStep()) return {last.getColumn(0).getInt64(), last.getColumn(1).getString()};
   SQLite::Statement anchor(db, "SELECT through_id, hash FROM audit_anchor WHERE singleton = 1");
-  if (anchor.executeStep()) return {anchor.getColumn(0).getInt64(), anchor.getColumn(1).getString()};
+  if (anchor.executeStep())
+    return {anchor.getColumn(0).getInt64(), anchor.getColumn(1).getString()};
   return {};
 }
 
@@ -179,11 +180,11 @@ std::string FormatAuditTime(std::chrono::system_clock::time_point time) {
   const year_month_day date{day};
   const hh_mm_ss<microseconds> clock{micros - day};
   char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%04d-%02u-%02uT%02ld:%02ld:%02lld.%06lldZ",
-                int{date.year()}, unsigned{date.month()}, unsigned{date.day()},
-                static_cast<long>(clock.hours().count()), static_cast<long>(clock.minutes().count()),
-                static_cast<long long>(clock.seconds().count()),
-                static_cast<long long>(clock.subseconds().count()));
+  std::snprintf(
+      buffer, sizeof buffer, "%04d-%02u-%02uT%02ld:%02ld:%02lld.%06lldZ", int{date.year()},
+      unsigned{date.month()}, unsigned{date.day()}, static_cast<long>(clock.hours().count()),
+      static_cast<long>(clock.minutes().count()), static_cast<long long>(clock.seconds().count()),
+      static_cast<long long>(clock.subseconds().count()));
   return buffer;
 }
 
@@ -320,9 +321,8 @@ Result<VerifyReport> AuditLog::Verify() {
                           "were removed outside togmal's retention");
       }
     } else if (last_checkpoint) {
-      return broken(last_checkpoint->id,
-                    "checkpoint entry " + std::to_string(last_checkpoint->id) +
-                        " records pruning but the pruning anchor is missing");
+      return broken(last_checkpoint->id, "checkpoint entry " + std::to_string(last_checkpoint->id) +
+                                             " records pruning but the pruning anchor is missing");
     }
     return report;
   } catch (const SQLite::Exception& e) {
@@ -334,9 +334,9 @@ Result<VerifyReport> AuditLog::Verify() {
 }
 
 Result<std::vector<AuditEntry>> AuditLog::Tail(int64_t count) {
-  auto entries = Query(*database_,
-                       std::string("SELECT ") + kColumns + " FROM audit ORDER BY id DESC LIMIT ?",
-                       {std::max<int64_t>(count, 0)});
+  auto entries =
+      Query(*database_, std::string("SELECT ") + kColumns + " FROM audit ORDER BY id DESC LIMIT ?",
+            {std::max<int64_t>(count, 0)});
   if (entries) std::reverse(entries->begin(), entries->end());
   return entries;
 }
@@ -369,8 +369,9 @@ Result<AuditCounts> AuditLog::Counts() {
       counts.total += by_kind.getColumn(1).getInt64();
     }
     SQLite::Statement by_decision(
-        db, "SELECT decision, count(*) FROM audit WHERE kind = 'decision' AND decision IS NOT NULL "
-            "GROUP BY decision");
+        db,
+        "SELECT decision, count(*) FROM audit WHERE kind = 'decision' AND decision IS NOT NULL "
+        "GROUP BY decision");
     while (by_decision.executeStep()) {
       counts.by_decision[by_decision.getColumn(0).getString()] =
           by_decision.getColumn(1).getInt64();
@@ -406,10 +407,11 @@ Result<PruneReport> AuditLog::PruneBefore(std::chrono::system_clock::time_point 
     remove.bind(1, through);
     report.pruned = remove.exec();
     report.through_id = through;
-    SQLite::Statement anchor(db,
-                             "INSERT INTO audit_anchor (singleton, through_id, hash) VALUES (1, ?, ?) "
-                             "ON CONFLICT (singleton) DO UPDATE SET through_id = excluded.through_id, "
-                             "hash = excluded.hash");
+    SQLite::Statement anchor(
+        db,
+        "INSERT INTO audit_anchor (singleton, through_id, hash) VALUES (1, ?, ?) "
+        "ON CONFLICT (singleton) DO UPDATE SET through_id = excluded.through_id, "
+        "hash = excluded.hash");
     anchor.bind(1, through);
     anchor.bind(2, last_hash);
     anchor.exec();

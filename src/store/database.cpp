@@ -1,13 +1,13 @@
 #include "togmal/store/database.h"
 
-#include <fcntl.h>
-#include <sqlite3.h>
-#include <unistd.h>
-
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Exception.h>
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -25,9 +25,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int ReadUserVersion(SQLite::Database& db) {
-  return db.execAndGet("PRAGMA user_version").getInt();
-}
+int ReadUserVersion(SQLite::Database& db) { return db.execAndGet("PRAGMA user_version").getInt(); }
 
 // Creates the folder (0700) and an empty database file (0600) so SQLite never
 // creates them with the umask's looser modes; its -wal and -shm files copy the
@@ -37,8 +35,7 @@ Result<void> CreateFileIfMissing(const fs::path& path) {
   const fs::path folder = path.parent_path();
   if (!folder.empty() && !fs::exists(folder, error)) {
     if (!fs::create_directories(folder, error) && error) {
-      return Fail("cannot create the database folder " + folder.string() + ": " +
-                  error.message());
+      return Fail("cannot create the database folder " + folder.string() + ": " + error.message());
     }
     fs::permissions(folder, fs::perms::owner_all, fs::perm_options::replace, error);
   }
@@ -176,15 +173,14 @@ Result<Database> Database::Open(const fs::path& path, OpenOptions options) {
     }
     const int version = ReadUserVersion(*db);
     if (version > kSchemaVersion) {
-      return Fail("database " + path.string() + " has schema version " +
-                  std::to_string(version) + ", written by a newer togmal (this one knows up to " +
+      return Fail("database " + path.string() + " has schema version " + std::to_string(version) +
+                  ", written by a newer togmal (this one knows up to " +
                   std::to_string(kSchemaVersion) + "); upgrade togmal or use another --db");
     }
     if (version < kSchemaVersion) {
       if (options.read_only) {
-        return Fail("database " + path.string() + " has schema version " +
-                    std::to_string(version) + " and needs an upgrade to " +
-                    std::to_string(kSchemaVersion) +
+        return Fail("database " + path.string() + " has schema version " + std::to_string(version) +
+                    " and needs an upgrade to " + std::to_string(kSchemaVersion) +
                     "; `togmal audit prune --days 0` upgrades it without removing anything");
       }
       Migrate(*db, version);
@@ -199,8 +195,9 @@ Result<Database> Database::Open(const fs::path& path, OpenOptions options) {
     if (!options.read_only && options.short_lived_writer) {
       sqlite3_db_config(db->getHandle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
       // Replaces SQLite's auto-checkpoint (see TruncatingCheckpoint).
-      sqlite3_wal_hook(db->getHandle(), TruncatingCheckpoint,
-                       reinterpret_cast<void*>(static_cast<std::intptr_t>(options.busy_timeout_ms)));
+      sqlite3_wal_hook(
+          db->getHandle(), TruncatingCheckpoint,
+          reinterpret_cast<void*>(static_cast<std::intptr_t>(options.busy_timeout_ms)));
     }
     return Database(std::move(db), path, options.read_only);
   } catch (const SQLite::Exception& e) {

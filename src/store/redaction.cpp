@@ -37,7 +37,8 @@ constexpr SecretPattern kSecretPatterns[] = {
     {R"(\bgh[pousr]_[A-Za-z0-9]{20,})", "[REDACTED]", "ghp_|gho_|ghu_|ghs_|ghr_"},
     {R"(\bgithub_pat_[A-Za-z0-9_]{20,})", "[REDACTED]", "github_pat_"},
     // GitLab personal, deploy, runner, trigger and OAuth tokens.
-    {R"(\bgl(?:pat|dt|rt|ptt|soat|ft|cbt)-[A-Za-z0-9_\-]{20,})", "[REDACTED]", "glpat-|gldt-|glrt-|glptt-|glsoat-|glft-|glcbt-"},
+    {R"(\bgl(?:pat|dt|rt|ptt|soat|ft|cbt)-[A-Za-z0-9_\-]{20,})", "[REDACTED]",
+     "glpat-|gldt-|glrt-|glptt-|glsoat-|glft-|glcbt-"},
     {R"(\bxox[abeoprs]-[A-Za-z0-9\-]{10,})", "[REDACTED]", "xox"},
     {R"(\bxapp-[0-9]-[A-Za-z0-9\-]{10,})", "[REDACTED]", "xapp-"},
     {R"((hooks\.slack\.com/services/)[A-Za-z0-9/]+)", "\\1[REDACTED]", "hooks.slack.com"},
@@ -52,7 +53,8 @@ constexpr SecretPattern kSecretPatterns[] = {
      "\\1[REDACTED]", "mysql|mariadb"},
     {R"((\bsshpass\s+-p\s*)("[^"\n]*"|'[^'\n]*'|\S+))", "\\1[REDACTED]", "sshpass"},
     {R"((?i)(--pass(?:word|wd|phrase)?\s+)("[^"\n]*"|'[^'\n]*'|\S+))", "\\1[REDACTED]", "--pass"},
-    {R"((\s(?:-u|--user)\s+[^\s:@/]+:)("[^"\n]*"|'[^'\n]*'|[^\s'"]+))", "\\1[REDACTED]", "-u |--user "},
+    {R"((\s(?:-u|--user)\s+[^\s:@/]+:)("[^"\n]*"|'[^'\n]*'|[^\s'"]+))", "\\1[REDACTED]",
+     "-u |--user "},
     {R"((?i)(\b[A-Za-z0-9_-]*(?:secret|token|passw(?:or)?d|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_-]*\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"'#;&|]+))",
      "\\1[REDACTED]", "secret|token|passw|api|access|private|credential"},
 };
@@ -77,7 +79,8 @@ class LazyPattern {
   const SecretPattern& source() const { return source_; }
 
   const RE2& Get() const {
-    std::call_once(once_, [this] { compiled_ = std::make_unique<RE2>(source_.pattern, Options()); });
+    std::call_once(once_,
+                   [this] { compiled_ = std::make_unique<RE2>(source_.pattern, Options()); });
     return *compiled_;
   }
 

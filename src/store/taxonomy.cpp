@@ -1,7 +1,5 @@
 #include "togmal/store/taxonomy.h"
 
-#include "togmal/store/redaction.h"
-
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Exception.h>
 #include <SQLiteCpp/Statement.h>
@@ -14,6 +12,7 @@
 #include "sha256.h"
 #include "togmal/store/audit_log.h"
 #include "togmal/store/database.h"
+#include "togmal/store/redaction.h"
 
 namespace togmal::store {
 
@@ -27,8 +26,11 @@ std::optional<std::size_t> Utf8Length(std::string_view text) {
   std::size_t count = 0;
   for (std::size_t i = 0; i < text.size();) {
     const auto byte = static_cast<unsigned char>(text[i]);
-    std::size_t width = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xe ? 3
-                                        : (byte >> 3) == 0x1e ? 4 : 0;
+    std::size_t width = byte < 0x80           ? 1
+                        : (byte >> 5) == 0x6  ? 2
+                        : (byte >> 4) == 0xe  ? 3
+                        : (byte >> 3) == 0x1e ? 4
+                                              : 0;
     if (width == 0 || i + width > text.size()) return std::nullopt;
     for (std::size_t k = 1; k < width; ++k) {
       if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return std::nullopt;
@@ -95,16 +97,16 @@ int64_t CountEvidence(SQLite::Database& db) {
 // Words too common to say anything about similarity.
 bool IsStopword(std::string_view word) {
   static constexpr std::string_view kStopwords[] = {
-      "the",  "and",  "for",  "are", "but",  "not",  "you",  "your", "with", "this",
-      "that", "have", "from", "was", "were", "what", "when", "which", "will", "would",
-      "can",  "could", "should", "there", "their", "they", "them", "then", "than", "its",
-      "has",  "had",  "how",  "all", "any",  "our",  "out",  "who",  "why",  "into",
-      "about", "just", "also", "some", "been", "being", "does", "did", "these", "those"};
+      "the",   "and",   "for",    "are",   "but",   "not",   "you",  "your",  "with",  "this",
+      "that",  "have",  "from",   "was",   "were",  "what",  "when", "which", "will",  "would",
+      "can",   "could", "should", "there", "their", "they",  "them", "then",  "than",  "its",
+      "has",   "had",   "how",    "all",   "any",   "our",   "out",  "who",   "why",   "into",
+      "about", "just",  "also",   "some",  "been",  "being", "does", "did",   "these", "those"};
   return std::find(std::begin(kStopwords), std::end(kStopwords), word) != std::end(kStopwords);
 }
 
-std::vector<std::string> Words(std::string_view text, std::size_t max_terms,
-                               std::size_t min_length, bool skip_stopwords) {
+std::vector<std::string> Words(std::string_view text, std::size_t max_terms, std::size_t min_length,
+                               bool skip_stopwords) {
   std::vector<std::string> words;
   std::set<std::string> seen;
   std::string word;
@@ -162,21 +164,21 @@ std::vector<std::string> ValidateSubmission(const EvidenceSubmission& submission
   if (submission.category.empty()) {
     problems.push_back("category is required; use one of: " + JoinNames(kEvidenceCategories));
   } else if (!Contains(kEvidenceCategories, submission.category)) {
-    problems.push_back("category \"" + submission.category +
-                       "\" is not a taxonomy category; use one of: " +
-                       JoinNames(kEvidenceCategories));
+    problems.push_back(
+        "category \"" + submission.category +
+        "\" is not a taxonomy category; use one of: " + JoinNames(kEvidenceCategories));
   }
   CheckLength(problems, "prompt", submission.prompt, 1, kMaxPromptChars);
   CheckLength(problems, "response", submission.response, 1, kMaxResponseChars);
   CheckLength(problems, "description", submission.description, kMinDescriptionChars,
               kMaxDescriptionChars, "say why the response is a failure");
   if (!SeverityRank(submission.severity)) {
-    problems.push_back("severity \"" + submission.severity + "\" is not one of: " +
-                       JoinNames(kSeverities));
+    problems.push_back("severity \"" + submission.severity +
+                       "\" is not one of: " + JoinNames(kSeverities));
   }
   if (!submission.reason.empty() && !Contains(kEvidenceReasons, submission.reason)) {
-    problems.push_back("reason \"" + submission.reason + "\" is not one of: " +
-                       JoinNames(kEvidenceReasons));
+    problems.push_back("reason \"" + submission.reason +
+                       "\" is not one of: " + JoinNames(kEvidenceReasons));
   }
   return problems;
 }
@@ -192,8 +194,7 @@ nlohmann::json ToJson(const std::vector<SimilarEvidence>& similar) {
   return array;
 }
 
-std::string BuildMatchQuery(std::string_view text, std::size_t max_terms,
-                            std::string_view joiner) {
+std::string BuildMatchQuery(std::string_view text, std::size_t max_terms, std::string_view joiner) {
   return QuoteTerms(Words(text, max_terms, 1, false), joiner);
 }
 
@@ -302,15 +303,15 @@ Result<TaxonomyPage> Taxonomy::Query(const TaxonomyQuery& query) {
     return Fail("offset is " + std::to_string(query.offset) + "; it must be 0 or more");
   }
   if (query.category && !Contains(kEvidenceCategories, *query.category)) {
-    return Fail("category \"" + *query.category + "\" is not a taxonomy category; use one of: " +
-                JoinNames(kEvidenceCategories));
+    return Fail("category \"" + *query.category +
+                "\" is not a taxonomy category; use one of: " + JoinNames(kEvidenceCategories));
   }
   std::optional<int> min_rank;
   if (query.min_severity) {
     min_rank = SeverityRank(*query.min_severity);
     if (!min_rank) {
-      return Fail("min_severity \"" + *query.min_severity + "\" is not one of: " +
-                  JoinNames(kSeverities));
+      return Fail("min_severity \"" + *query.min_severity +
+                  "\" is not one of: " + JoinNames(kSeverities));
     }
   }
   TaxonomyPage page;
@@ -322,10 +323,9 @@ Result<TaxonomyPage> Taxonomy::Query(const TaxonomyQuery& query) {
     if (match.empty()) return page;  // no searchable words: nothing matches
   }
   const bool full_text = !match.empty();
-  std::string from = full_text
-                         ? " FROM evidence_fts JOIN evidence e ON e.id = evidence_fts.rowid "
-                           "WHERE evidence_fts MATCH :match"
-                         : " FROM evidence e WHERE 1";
+  std::string from = full_text ? " FROM evidence_fts JOIN evidence e ON e.id = evidence_fts.rowid "
+                                 "WHERE evidence_fts MATCH :match"
+                               : " FROM evidence e WHERE 1";
   if (query.category) from += " AND e.category = :category";
   if (min_rank) from += " AND e.severity_rank >= :rank";
   auto bind = [&](SQLite::Statement& statement) {

@@ -80,7 +80,8 @@ json OutputSchema(const char* type) {
             {"risk_score", {{"type", "number"}, {"minimum", 0}}},
             {"detections", {{"type", "object"}, {"additionalProperties", detection}}},
             {"interventions", {{"type", "array"}, {"items", intervention}}},
-            {"similar_evidence", {{"type", "array"}, {"maxItems", kMaxSimilarEvidence}, {"items", evidence}}}}},
+            {"similar_evidence",
+             {{"type", "array"}, {"maxItems", kMaxSimilarEvidence}, {"items", evidence}}}}},
           {"required", json::array({"type", "risk_level", "risk_score", "detections",
                                     "interventions", "similar_evidence"})}};
 }
@@ -186,12 +187,11 @@ std::vector<mcp::Tool> AnalyzeTools(SimilarEvidenceFinder similar_evidence) {
       "overreach and unsupported claims. Returns the risk level (low/moderate/high/critical), "
       "per-category detections with the words that triggered them, and recommended "
       "interventions. Local and deterministic.";
-  prompt.input_schema = {
-      {"type", "object"},
-      {"properties",
-       {{"prompt", TextSchema(kMaxPromptChars, "The user prompt to analyse")},
-        {"response_format", ResponseFormatSchema()}}},
-      {"required", json::array({"prompt"})}};
+  prompt.input_schema = {{"type", "object"},
+                         {"properties",
+                          {{"prompt", TextSchema(kMaxPromptChars, "The user prompt to analyse")},
+                           {"response_format", ResponseFormatSchema()}}},
+                         {"required", json::array({"prompt"})}};
   prompt.output_schema = OutputSchema(kPrompt.type);
   prompt.annotations = Annotations("Analyse a prompt for LLM failure modes");
   prompt.handler = [similar_evidence](const json& arguments, mcp::ToolContext&) {

@@ -116,8 +116,8 @@ bool ResolveSample(const check::ToolCallRequest& call, rules::Decision& decision
     rules::ResolveSampleAsAsk(decision, "the MCP client offers no sampling");
     return true;
   }
-  auto answer = context.Ask("sample_verdict", "sampling/createMessage",
-                            SamplingRequest(call, decision));
+  auto answer =
+      context.Ask("sample_verdict", "sampling/createMessage", SamplingRequest(call, decision));
   if (!answer) {
     rules::ResolveSampleAsAsk(decision, "no verdict from the client's model: " + answer.error());
     return true;
@@ -135,13 +135,13 @@ mcp::ToolResult Check(const CheckToolCallOptions& options, const json& arguments
                       mcp::ToolContext& context) {
   const auto started = check::Judge::Clock::now();
   const std::string format = arguments.value("response_format", "markdown");
-  check::Judge judge({.via = "mcp",
-                      .recording = check::Recording::kAudited,
-                      .audit = options.append_audit,
-                      .resolve_sample = [&context](const check::ToolCallRequest& call,
-                                                   rules::Decision& decision) {
-                        return ResolveSample(call, decision, context);
-                      }});
+  check::Judge judge(
+      {.via = "mcp",
+       .recording = check::Recording::kAudited,
+       .audit = options.append_audit,
+       .resolve_sample = [&context](const check::ToolCallRequest& call, rules::Decision& decision) {
+         return ResolveSample(call, decision, context);
+       }});
   auto parsed = ParseCheckArguments(arguments);
   check::Judgement judgement;
   std::vector<std::string> ignored_flat_fields;

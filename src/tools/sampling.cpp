@@ -74,8 +74,8 @@ json SamplingRequest(const check::ToolCallRequest& call, const rules::Decision& 
                      " asks you to review it: " +
                      (decision.sampling_guidance.empty() ? "is this call safe and necessary?"
                                                          : decision.sampling_guidance) +
-                     "\n\nThe static risk classifier rated it " + std::string(policy::LevelName(decision.level)) +
-                     ".\n" + findings +
+                     "\n\nThe static risk classifier rated it " +
+                     std::string(policy::LevelName(decision.level)) + ".\n" + findings +
                      "\nAnswer with exactly one line: `ALLOW: <one-sentence reason>` or "
                      "`DENY: <one-sentence reason>`. Nothing else.";
   return {{"messages",

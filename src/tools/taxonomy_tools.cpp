@@ -37,13 +37,15 @@ std::optional<std::string> OptionalString(const json& arguments, const char* key
   return std::nullopt;
 }
 
-bool WantsJson(const json& arguments) { return StringArgument(arguments, "response_format") == "json"; }
+bool WantsJson(const json& arguments) {
+  return StringArgument(arguments, "response_format") == "json";
+}
 
 // Result text: the structured content as JSON, or the markdown rendering.
 mcp::ToolResult Respond(const json& arguments, const json& structured, std::string markdown) {
-  std::string text = WantsJson(arguments) ? structured.dump(2, ' ', false,
-                                                            json::error_handler_t::replace)
-                                          : std::move(markdown);
+  std::string text = WantsJson(arguments)
+                         ? structured.dump(2, ' ', false, json::error_handler_t::replace)
+                         : std::move(markdown);
   return mcp::ToolResult::Text(CutToolText(std::move(text)), structured);
 }
 
@@ -114,10 +116,10 @@ json SubmitResult(std::optional<int64_t> id, std::string_view status, const std:
 std::optional<std::string> Confirm(mcp::ToolContext& context,
                                    const store::EvidenceSubmission& submission) {
   const json params = {
-      {"message", "Store this evidence in the togmal taxonomy?\n\nCategory: " +
-                      submission.category + " (" + submission.severity + ")\nDescription: " +
-                      submission.description + "\nPrompt: " + OneLine(submission.prompt, 300) +
-                      "\nResponse: " + OneLine(submission.response, 300)},
+      {"message",
+       "Store this evidence in the togmal taxonomy?\n\nCategory: " + submission.category + " (" +
+           submission.severity + ")\nDescription: " + submission.description + "\nPrompt: " +
+           OneLine(submission.prompt, 300) + "\nResponse: " + OneLine(submission.response, 300)},
       {"requestedSchema",
        {{"type", "object"},
         {"properties",
@@ -144,14 +146,13 @@ std::optional<std::string> Confirm(mcp::ToolContext& context,
 
 mcp::ToolResult SubmitEvidence(const TaxonomyToolsOptions& options, const json& arguments,
                                mcp::ToolContext& context) {
-  store::EvidenceSubmission submission{
-      .category = StringArgument(arguments, "category"),
-      .prompt = StringArgument(arguments, "prompt"),
-      .response = StringArgument(arguments, "response"),
-      .description = StringArgument(arguments, "description"),
-      .severity = StringArgument(arguments, "severity"),
-      .reason = StringArgument(arguments, "reason"),
-      .client = context.ClientName()};
+  store::EvidenceSubmission submission{.category = StringArgument(arguments, "category"),
+                                       .prompt = StringArgument(arguments, "prompt"),
+                                       .response = StringArgument(arguments, "response"),
+                                       .description = StringArgument(arguments, "description"),
+                                       .severity = StringArgument(arguments, "severity"),
+                                       .reason = StringArgument(arguments, "reason"),
+                                       .client = context.ClientName()};
   if (auto problems = store::ValidateSubmission(submission); !problems.empty()) {
     std::string message = "Invalid evidence:";
     for (const std::string& problem : problems) message += "\n- " + problem;
@@ -163,10 +164,9 @@ mcp::ToolResult SubmitEvidence(const TaxonomyToolsOptions& options, const json& 
   });
   if (!duplicate) return mcp::ToolResult::Failure("Cannot store evidence: " + duplicate.error());
   if (*duplicate) {
-    const std::string message = "Already in the taxonomy as entry #" +
-                                std::to_string(**duplicate) + "; nothing new was stored.";
-    return Respond(arguments, SubmitResult(**duplicate, "duplicate", message, submission),
-                   message);
+    const std::string message = "Already in the taxonomy as entry #" + std::to_string(**duplicate) +
+                                "; nothing new was stored.";
+    return Respond(arguments, SubmitResult(**duplicate, "duplicate", message, submission), message);
   }
   // Ask before any side effect: the modern era re-runs this handler.
   if (context.ClientSupports(mcp::ClientFeature::kElicitation)) {
@@ -182,14 +182,13 @@ mcp::ToolResult SubmitEvidence(const TaxonomyToolsOptions& options, const json& 
   });
   if (!outcome) return mcp::ToolResult::Failure("Cannot store evidence: " + outcome.error());
   const bool stored = outcome->status == store::SubmitStatus::kStored;
-  const std::string message =
-      stored ? "Stored as entry #" + std::to_string(outcome->id) + " (" +
-                   std::to_string(outcome->used) + " of " + std::to_string(outcome->capacity) +
-                   " entries used)."
-             : "Already in the taxonomy as entry #" + std::to_string(outcome->id) +
-                   "; nothing new was stored.";
-  json structured =
-      SubmitResult(outcome->id, stored ? "stored" : "duplicate", message, submission);
+  const std::string message = stored
+                                  ? "Stored as entry #" + std::to_string(outcome->id) + " (" +
+                                        std::to_string(outcome->used) + " of " +
+                                        std::to_string(outcome->capacity) + " entries used)."
+                                  : "Already in the taxonomy as entry #" +
+                                        std::to_string(outcome->id) + "; nothing new was stored.";
+  json structured = SubmitResult(outcome->id, stored ? "stored" : "duplicate", message, submission);
   structured["used"] = outcome->used;
   structured["capacity"] = outcome->capacity;
   if (outcome->audit_id) structured["audit_id"] = *outcome->audit_id;
@@ -220,9 +219,8 @@ mcp::ToolResult GetTaxonomy(const TaxonomyToolsOptions& options, const json& arg
   if (!offset) return mcp::ToolResult::Failure(offset.error());
   query.limit = *limit;
   query.offset = *offset;
-  auto page = options.database->With([&](store::Database& db) {
-    return store::Taxonomy(db, options.capacity).Query(query);
-  });
+  auto page = options.database->With(
+      [&](store::Database& db) { return store::Taxonomy(db, options.capacity).Query(query); });
   if (!page) return mcp::ToolResult::Failure(page.error());
 
   const bool full_text = query.query.has_value();
@@ -242,13 +240,13 @@ mcp::ToolResult GetTaxonomy(const TaxonomyToolsOptions& options, const json& arg
                                       std::to_string(page->total) + " match).";
   } else {
     markdown = "# Taxonomy entries " + std::to_string(page->offset + 1) + "–" +
-               std::to_string(page->offset + static_cast<int64_t>(page->entries.size())) +
-               " of " + std::to_string(page->total) + "\n";
+               std::to_string(page->offset + static_cast<int64_t>(page->entries.size())) + " of " +
+               std::to_string(page->total) + "\n";
     for (const store::Evidence& evidence : page->entries) {
       markdown += "\n## #" + std::to_string(evidence.id) + " " + evidence.category + " (" +
-                  evidence.severity + ")\n" + evidence.description + "\n- Prompt: " +
-                  OneLine(evidence.prompt, 200) + "\n- Response: " +
-                  OneLine(evidence.response, 200) + "\n";
+                  evidence.severity + ")\n" + evidence.description +
+                  "\n- Prompt: " + OneLine(evidence.prompt, 200) +
+                  "\n- Response: " + OneLine(evidence.response, 200) + "\n";
     }
     if (page->has_more) {
       markdown += "\nMore entries: call again with offset " +
@@ -275,8 +273,8 @@ mcp::ToolResult GetStatistics(const TaxonomyToolsOptions& options, const json& a
     markdown += "- " + std::string(severity) + ": " +
                 std::to_string(s["by_severity"][std::string(severity)].get<int64_t>()) + "\n";
   }
-  markdown += "\n## Audit trail\n" + std::to_string(s["audit"]["total"].get<int64_t>()) +
-              " entries";
+  markdown +=
+      "\n## Audit trail\n" + std::to_string(s["audit"]["total"].get<int64_t>()) + " entries";
   for (const auto& [kind, count] : s["audit"]["by_kind"].items()) {
     markdown += "; " + kind + ": " + std::to_string(count.get<int64_t>());
   }
@@ -337,10 +335,14 @@ std::vector<mcp::Tool> TaxonomyTools(const TaxonomyToolsOptions& options) {
       {"properties",
        {{"category", EnumSchema(store::kEvidenceCategories, "Which failure mode this shows")},
         {"prompt",
-         {{"type", "string"}, {"minLength", 1}, {"maxLength", store::kMaxPromptChars},
+         {{"type", "string"},
+          {"minLength", 1},
+          {"maxLength", store::kMaxPromptChars},
           {"description", "The prompt that led to the failure"}}},
         {"response",
-         {{"type", "string"}, {"minLength", 1}, {"maxLength", store::kMaxResponseChars},
+         {{"type", "string"},
+          {"minLength", 1},
+          {"maxLength", store::kMaxResponseChars},
           {"description", "The model's problematic response"}}},
         {"description",
          {{"type", "string"},
@@ -356,7 +358,8 @@ std::vector<mcp::Tool> TaxonomyTools(const TaxonomyToolsOptions& options) {
       {"type", "object"},
       {"properties",
        {{"id", {{"type", json::array({"integer", "null"})}}},
-        {"status", {{"type", "string"}, {"enum", json::array({"stored", "duplicate", "cancelled"})}}},
+        {"status",
+         {{"type", "string"}, {"enum", json::array({"stored", "duplicate", "cancelled"})}}},
         {"category", {{"type", "string"}}},
         {"severity", {{"type", "string"}}},
         {"message", {{"type", "string"}}},
@@ -388,11 +391,13 @@ std::vector<mcp::Tool> TaxonomyTools(const TaxonomyToolsOptions& options) {
         {"query",
          {{"type", "string"}, {"maxLength", 1000}, {"description", "Words to search for"}}},
         {"limit",
-         {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"default", 20},
+         {{"type", "integer"},
+          {"minimum", 1},
+          {"maximum", 100},
+          {"default", 20},
           {"description", "Entries per page"}}},
         {"offset",
-         {{"type", "integer"}, {"minimum", 0}, {"default", 0},
-          {"description", "Entries to skip"}}},
+         {{"type", "integer"}, {"minimum", 0}, {"default", 0}, {"description", "Entries to skip"}}},
         {"response_format", ResponseFormatSchema()}}},
       {"additionalProperties", false}};
   taxonomy.output_schema = {{"type", "object"},
@@ -490,9 +495,8 @@ std::vector<mcp::Resource> StoreResources(const TaxonomyToolsOptions& options) {
 std::function<json(std::string_view)> SimilarEvidenceFinderFor(
     std::shared_ptr<store::SharedDatabase> database) {
   return [database](std::string_view text) -> json {
-    auto similar = database->With([text](store::Database& db) {
-      return store::Taxonomy(db).Similar(text, 5);
-    });
+    auto similar = database->With(
+        [text](store::Database& db) { return store::Taxonomy(db).Similar(text, 5); });
     if (!similar) return json::array();
     return store::ToJson(*similar);
   };

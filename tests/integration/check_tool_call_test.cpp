@@ -93,12 +93,15 @@ TEST_F(CheckToolCall, TwoServersAndHooksShareOneAuditChain) {
     first.Send(call(i));
     second.Send(call(i));
   }
-  std::string hook_input =
-      json{{"session_id", "s-hook"}, {"cwd", root_.string()}, {"hook_event_name", "PreToolUse"},
-           {"tool_name", "Bash"}, {"tool_input", {{"command", "git diff"}}},
-           {"tool_use_id", "toolu_1"}, {"permission_mode", "default"},
-           {"transcript_path", (root_ / "t.jsonl").string()}}
-          .dump();
+  std::string hook_input = json{{"session_id", "s-hook"},
+                                {"cwd", root_.string()},
+                                {"hook_event_name", "PreToolUse"},
+                                {"tool_name", "Bash"},
+                                {"tool_input", {{"command", "git diff"}}},
+                                {"tool_use_id", "toolu_1"},
+                                {"permission_mode", "default"},
+                                {"transcript_path", (root_ / "t.jsonl").string()}}
+                               .dump();
   std::vector<std::thread> hooks;
   std::vector<ProcessOutput> hook_results(kHooks);
   for (int i = 0; i < kHooks; ++i) {

@@ -41,7 +41,8 @@ std::vector<Case> ReadCases() {
       if (kind == '~') {
         std::string text;
         for (std::size_t i = 0; i < rest.size(); ++i) {
-          if (rest[i] == '\\' && i + 1 < rest.size() && (rest[i + 1] == 'n' || rest[i + 1] == 't')) {
+          if (rest[i] == '\\' && i + 1 < rest.size() &&
+              (rest[i + 1] == 'n' || rest[i + 1] == 't')) {
             text.push_back(rest[i + 1] == 'n' ? '\n' : '\t');
             ++i;
           } else {
@@ -101,17 +102,21 @@ TEST(DecisionPaths, HookCheckExplainAndTheMcpToolAgree) {
     const std::string where = "classifier_cases.txt:" + std::to_string(c.line);
     const std::string input = c.input.dump();
 
-    json event = {{"session_id", "s"},          {"transcript_path", "/tmp/t.jsonl"},
-                  {"cwd", project.string()},    {"permission_mode", "default"},
-                  {"hook_event_name", "PreToolUse"}, {"tool_name", c.tool},
-                  {"tool_input", c.input},      {"tool_use_id", "t"}};
+    json event = {{"session_id", "s"},
+                  {"transcript_path", "/tmp/t.jsonl"},
+                  {"cwd", project.string()},
+                  {"permission_mode", "default"},
+                  {"hook_event_name", "PreToolUse"},
+                  {"tool_name", c.tool},
+                  {"tool_input", c.input},
+                  {"tool_use_id", "t"}};
     auto hook = RunProcess({TogmalBinary(), "hook"}, event.dump(), env, std::chrono::seconds(60));
     ASSERT_EQ(hook.exit_code, 0) << where << hook.err;
     const std::string by_hook =
         json::parse(hook.out)["hookSpecificOutput"]["permissionDecision"].get<std::string>();
 
-    auto check = RunProcess({TogmalBinary(), "check", "--json", "--cwd", project.string(),
-                             "--tool", c.tool, "--input", input},
+    auto check = RunProcess({TogmalBinary(), "check", "--json", "--cwd", project.string(), "--tool",
+                             c.tool, "--input", input},
                             "", env, std::chrono::seconds(60));
     ASSERT_EQ(check.exit_code, 0) << where << check.err;
     EXPECT_EQ(json::parse(check.out)["decision"], by_hook) << where << ": togmal check";

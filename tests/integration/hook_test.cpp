@@ -223,9 +223,9 @@ TEST_F(HookProcess, InputThatNeverEndsIsAnsweredWithinTheBudget) {
 
 TEST_F(HookProcess, AnAnswerThatCannotBeWrittenExitsTwo) {
   // Exit 2 with the reason on stderr is Claude Code's "block".
-  auto result = RunProcess({"sh", "-c", "exec \"$0\" hook >&-", TogmalBinary()},
-                           Event("Bash", {{"command", "ls"}}).dump(), env_,
-                           std::chrono::seconds(60));
+  auto result =
+      RunProcess({"sh", "-c", "exec \"$0\" hook >&-", TogmalBinary()},
+                 Event("Bash", {{"command", "ls"}}).dump(), env_, std::chrono::seconds(60));
   EXPECT_EQ(result.exit_code, 2) << result.err;
   EXPECT_NE(result.err.find("could not write the decision"), std::string::npos) << result.err;
 }

@@ -30,11 +30,11 @@ const std::vector<std::string>& Secrets() {
       "glpat-ZZZZZZZZZZZZZZZZZZ06",
       "AIzaZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ07",
       "hf_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ08",
-      "urlpassZZ09",  // in https://user:…@host
+      "urlpassZZ09",    // in https://user:…@host
       "mysqlpassZZ10",  // mysql -p…
       "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJaWjExIn0.ZZZZZZZZZZZZZZZZZZ11",
       "MIIEpAIBAAKCAQEAzzzzPEMZZ12",  // inside a PEM block
-      "lQOYBFpgpZZ13",  // inside a PGP block
+      "lQOYBFpgpZZ13",                // inside a PGP block
   };
   return secrets;
 }
@@ -72,10 +72,10 @@ TEST(Secrets, NeverStoredInClearThroughTheHook) {
                 {"hook_event_name", "PreToolUse"},
                 {"tool_name", "Bash"},
                 {"tool_input", {{"command", Command()}}}};
-  auto result = RunProcess({TogmalBinary(), "hook"}, event.dump(),
-                           {{"TOGMAL_DB", db.string()},
-                            {"XDG_CONFIG_HOME", dir.path() + "/config"}},
-                           std::chrono::seconds(60));
+  auto result =
+      RunProcess({TogmalBinary(), "hook"}, event.dump(),
+                 {{"TOGMAL_DB", db.string()}, {"XDG_CONFIG_HOME", dir.path() + "/config"}},
+                 std::chrono::seconds(60));
   ASSERT_EQ(result.exit_code, 0) << result.err;
   ExpectNoSecretIn(db);
 }

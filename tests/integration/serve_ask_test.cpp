@@ -14,9 +14,12 @@ TEST(ServeAskTest, LegacySamplingRequestAnsweredWhileOtherRequestsAreServed) {
   EXPECT_EQ(ask["params"]["messages"][0]["content"]["text"], "Safe?");
   EXPECT_EQ(client.Call({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "ping"}})["result"],
             json::object());
-  client.Send({{"jsonrpc", "2.0"}, {"id", ask["id"]},
-               {"result", {{"role", "assistant"}, {"model", "m"},
-                           {"content", {{"type", "text"}, {"text", "yes"}}}}}});
+  client.Send({{"jsonrpc", "2.0"},
+               {"id", ask["id"]},
+               {"result",
+                {{"role", "assistant"},
+                 {"model", "m"},
+                 {"content", {{"type", "text"}, {"text", "yes"}}}}}});
   json result = client.ResponseTo(1)["result"];
   EXPECT_EQ(result["isError"], false) << result.dump();
   EXPECT_EQ(result["structuredContent"]["answers"][0]["content"]["text"], "yes");
@@ -30,8 +33,8 @@ TEST(ServeAskTest, LegacyElicitationErrorReplyIsAToolError) {
   client.Send(ToolCall(1, "togmal_test_ask", {{"kind", "elicitation"}}));
   json ask = client.UntilMethod("elicitation/create");
   EXPECT_EQ(ask["params"]["requestedSchema"]["type"], "object");
-  client.Send({{"jsonrpc", "2.0"}, {"id", ask["id"]},
-               {"error", {{"code", -32600}, {"message", "no UI"}}}});
+  client.Send(
+      {{"jsonrpc", "2.0"}, {"id", ask["id"]}, {"error", {{"code", -32600}, {"message", "no UI"}}}});
   json result = client.ResponseTo(1)["result"];
   EXPECT_EQ(result["isError"], true);
   EXPECT_NE(result["content"][0]["text"].get<std::string>().find("error -32600: no UI"),
@@ -68,8 +71,9 @@ TEST(ServeAskTest, LegacyClientWithoutCapabilityGetsAToolError) {
   client.Initialize("2025-11-25");
   json result = client.Call(ToolCall(1, "togmal_test_ask", {{"kind", "elicitation"}}))["result"];
   EXPECT_EQ(result["isError"], true);
-  EXPECT_NE(result["content"][0]["text"].get<std::string>().find("did not declare the 'elicitation'"),
-            std::string::npos);
+  EXPECT_NE(
+      result["content"][0]["text"].get<std::string>().find("did not declare the 'elicitation'"),
+      std::string::npos);
 }
 
 TEST(ServeAskTest, ModernInputRequiredThenRetryCompletes) {
@@ -99,7 +103,8 @@ TEST(ServeAskTest, ModernInputRequiredThenRetryCompletes) {
                          {{"action", "decline"}}}));
 
   // The same state against different arguments is refused.
-  json wrong = ToolCall("d", "togmal_test_ask", {{"kind", "elicitation"}}, ModernMeta(capabilities));
+  json wrong =
+      ToolCall("d", "togmal_test_ask", {{"kind", "elicitation"}}, ModernMeta(capabilities));
   wrong["params"]["requestState"] = first["result"]["requestState"];
   wrong["params"]["inputResponses"] = {{"answer1", {{"action", "accept"}}}};
   json refused = client.Call(wrong);
@@ -116,8 +121,8 @@ TEST(ServeAskTest, ModernStateFromAnotherProcessFailsIntegrity) {
   std::string state;
   {
     ServeClient first;
-    state = first.Call(ToolCall(1, "togmal_test_ask", arguments, ModernMeta(capabilities)))
-                ["result"]["requestState"];
+    state = first.Call(ToolCall(1, "togmal_test_ask", arguments,
+                                ModernMeta(capabilities)))["result"]["requestState"];
   }
   ServeClient second;
   json retry = ToolCall(2, "togmal_test_ask", arguments, ModernMeta(capabilities));
@@ -132,7 +137,8 @@ TEST(ServeAskTest, ModernAskWithoutCapabilityIsMinus32021) {
   ServeClient client;
   json response = client.Call(ToolCall(1, "togmal_test_ask", {{"kind", "sampling"}}, ModernMeta()));
   EXPECT_EQ(response["error"]["code"], -32021);
-  EXPECT_EQ(response["error"]["data"]["requiredCapabilities"], json({{"sampling", json::object()}}));
+  EXPECT_EQ(response["error"]["data"]["requiredCapabilities"],
+            json({{"sampling", json::object()}}));
 }
 
 }  // namespace

@@ -24,7 +24,9 @@ class ServeClient {
   explicit ServeClient(std::vector<std::string> extra_args = {}, EnvChanges env = DefaultEnv())
       : child_(Args(std::move(extra_args)), env) {}
 
-  static EnvChanges DefaultEnv() { return {{"TOGMAL_TEST_TOOLS", "1"}, {"TOGMAL_LOG", std::nullopt}}; }
+  static EnvChanges DefaultEnv() {
+    return {{"TOGMAL_TEST_TOOLS", "1"}, {"TOGMAL_LOG", std::nullopt}};
+  }
 
   void Send(const json& message) { ASSERT_TRUE(child_.Send(message.dump())); }
 
@@ -78,10 +80,13 @@ class ServeClient {
   }
 
   json Initialize(const std::string& version, json capabilities = json::object()) {
-    json response = Call({{"jsonrpc", "2.0"}, {"id", "init"}, {"method", "initialize"},
-                          {"params", {{"protocolVersion", version},
-                                      {"capabilities", std::move(capabilities)},
-                                      {"clientInfo", {{"name", "scripted"}, {"version", "1"}}}}}});
+    json response = Call({{"jsonrpc", "2.0"},
+                          {"id", "init"},
+                          {"method", "initialize"},
+                          {"params",
+                           {{"protocolVersion", version},
+                            {"capabilities", std::move(capabilities)},
+                            {"clientInfo", {{"name", "scripted"}, {"version", "1"}}}}}});
     Send({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
     return response;
   }

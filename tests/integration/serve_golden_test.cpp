@@ -15,14 +15,13 @@
 // To regenerate after an intended change: TOGMAL_UPDATE_GOLDEN=1 and review
 // the diff.
 #include <gtest/gtest.h>
+#include <re2/re2.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-
-#include <re2/re2.h>
 
 #include "process.h"
 
@@ -109,7 +108,8 @@ TEST_P(GoldenTest, MatchesTranscript) {
   while (auto line = child.ReadLine(std::chrono::seconds(2))) out += NormaliseStdout(*line) + "\n";
   std::string err = NormaliseStderr(child.Stderr());
 
-  if (const char* update = std::getenv("TOGMAL_UPDATE_GOLDEN"); update && std::string(update) == "1") {
+  if (const char* update = std::getenv("TOGMAL_UPDATE_GOLDEN");
+      update && std::string(update) == "1") {
     std::ofstream(GoldenDir() / (name + ".out"), std::ios::binary) << out;
     std::ofstream(GoldenDir() / (name + ".err"), std::ios::binary) << err;
     GTEST_SKIP() << "golden files rewritten";

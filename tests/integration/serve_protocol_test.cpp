@@ -20,7 +20,8 @@ std::vector<std::string> Lines(const std::string& text) {
 bool IsJsonRpcMessage(const json& message) {
   if (!message.is_object() || message.value("jsonrpc", "") != "2.0") return false;
   bool request_or_notification = message.contains("method") && message["method"].is_string();
-  bool response = message.contains("id") && (message.contains("result") != message.contains("error"));
+  bool response =
+      message.contains("id") && (message.contains("result") != message.contains("error"));
   return request_or_notification != response;
 }
 
@@ -32,18 +33,25 @@ TEST(ServeProtocolTest, EveryStdoutLineOfALongSessionIsAJsonRpcMessage) {
     input += message.dump() + "\n";
     if (expects_reply) ++requests;
   };
-  add({{"jsonrpc", "2.0"}, {"id", "init"}, {"method", "initialize"},
+  add({{"jsonrpc", "2.0"},
+       {"id", "init"},
+       {"method", "initialize"},
        {"params", {{"protocolVersion", "2025-03-26"}, {"capabilities", json::object()}}}},
       true);
   add({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}, false);
-  add({{"jsonrpc", "2.0"}, {"id", "lvl"}, {"method", "logging/setLevel"}, {"params", {{"level", "debug"}}}},
+  add({{"jsonrpc", "2.0"},
+       {"id", "lvl"},
+       {"method", "logging/setLevel"},
+       {"params", {{"level", "debug"}}}},
       true);
   for (int i = 0; i < 400; ++i) {
     add(ToolCall(i, "togmal_test_echo", {{"text", "message " + std::to_string(i)}}), true);
     add({{"jsonrpc", "2.0"}, {"id", "p" + std::to_string(i)}, {"method", "ping"}}, true);
     add({{"jsonrpc", "2.0"}, {"id", "l" + std::to_string(i)}, {"method", "tools/list"}}, true);
     add(ToolCall("m" + std::to_string(i), "togmal_test_echo", {{"text", "x"}}, ModernMeta()), true);
-    add({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", "gone"}}}},
+    add({{"jsonrpc", "2.0"},
+         {"method", "notifications/cancelled"},
+         {"params", {{"requestId", "gone"}}}},
         false);
     if (i % 50 == 0) {
       input += "{broken\n";
@@ -52,9 +60,9 @@ TEST(ServeProtocolTest, EveryStdoutLineOfALongSessionIsAJsonRpcMessage) {
           true);
     }
   }
-  ProcessOutput output = RunProcess({TogmalBinary(), "serve"}, input,
-                                    {{"TOGMAL_TEST_TOOLS", "1"}, {"TOGMAL_LOG", "debug"}},
-                                    std::chrono::seconds(120));
+  ProcessOutput output =
+      RunProcess({TogmalBinary(), "serve"}, input,
+                 {{"TOGMAL_TEST_TOOLS", "1"}, {"TOGMAL_LOG", "debug"}}, std::chrono::seconds(120));
   EXPECT_EQ(output.exit_code, 0) << output.err.substr(0, 2000);
   std::vector<std::string> lines = Lines(output.out);
   int responses = 0;
@@ -141,9 +149,12 @@ INSTANTIATE_TEST_SUITE_P(Signals, ServeSignalTest, ::testing::Values(SIGTERM, SI
 
 TEST(ServeProtocolTest, TestToolsOnlyWithTheEnvironmentVariable) {
   for (bool enabled : {false, true}) {
-    EnvChanges env = {{"TOGMAL_TEST_TOOLS", enabled ? std::optional<std::string>("1") : std::nullopt}};
+    EnvChanges env = {
+        {"TOGMAL_TEST_TOOLS", enabled ? std::optional<std::string>("1") : std::nullopt}};
     ServeClient client({}, env);
-    json tools = client.Call({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/list"},
+    json tools = client.Call({{"jsonrpc", "2.0"},
+                              {"id", 1},
+                              {"method", "tools/list"},
                               {"params", {{"_meta", ModernMeta()}}}})["result"]["tools"];
     bool has_echo = false;
     for (const json& tool : tools) has_echo = has_echo || tool["name"] == "togmal_test_echo";
@@ -153,20 +164,27 @@ TEST(ServeProtocolTest, TestToolsOnlyWithTheEnvironmentVariable) {
 
 TEST(ServeProtocolTest, ServerInfoIsTogmalWithItsVersion) {
   ServeClient client;
-  json result = client.Call({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "server/discover"},
+  json result = client.Call({{"jsonrpc", "2.0"},
+                             {"id", 1},
+                             {"method", "server/discover"},
                              {"params", {{"_meta", ModernMeta()}}}})["result"];
   EXPECT_EQ(result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "togmal");
   ProcessOutput version = RunProcess({TogmalBinary(), "--version"}, "");
-  EXPECT_NE(version.out.find(result["_meta"]["io.modelcontextprotocol/serverInfo"]["version"]
-                                 .get<std::string>()),
-            std::string::npos);
+  EXPECT_NE(
+      version.out.find(
+          result["_meta"]["io.modelcontextprotocol/serverInfo"]["version"].get<std::string>()),
+      std::string::npos);
 }
 
 TEST(ServeProtocolTest, AnswersAOneShotProbeAndExits) {
   // Clients probe with short-lived sibling processes. How fast that is, is
   // measured by bench/serve and bench/hook, not by a timed test.
-  std::string probe = json({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "server/discover"},
-                            {"params", {{"_meta", ModernMeta()}}}}).dump() + "\n";
+  std::string probe = json({{"jsonrpc", "2.0"},
+                            {"id", 1},
+                            {"method", "server/discover"},
+                            {"params", {{"_meta", ModernMeta()}}}})
+                          .dump() +
+                      "\n";
   ProcessOutput output = RunProcess({TogmalBinary(), "serve"}, probe, ServeClient::DefaultEnv());
   EXPECT_EQ(output.exit_code, 0);
   EXPECT_EQ(Lines(output.out).size(), 1u);

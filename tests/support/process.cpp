@@ -103,7 +103,10 @@ ProcessOutput RunProcess(const std::vector<std::string>& argv, const std::string
   fcntl(in, F_SETFL, O_NONBLOCK);
   ProcessOutput result;
   std::size_t written = 0;
-  if (input.empty()) { close(in); in = -1; }
+  if (input.empty()) {
+    close(in);
+    in = -1;
+  }
   auto deadline = Clock::now() + timeout;
   bool out_open = true, err_open = true;
   char buffer[65536];
@@ -122,7 +125,10 @@ ProcessOutput RunProcess(const std::vector<std::string>& argv, const std::string
       ssize_t w = write(in, input.data() + written, input.size() - written);
       if (w > 0) written += static_cast<std::size_t>(w);
       if (w < 0 && errno != EAGAIN) written = input.size();
-      if (written == input.size()) { close(in); in = -1; }
+      if (written == input.size()) {
+        close(in);
+        in = -1;
+      }
     }
     for (int i = 0; i < 2; ++i) {
       if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) {

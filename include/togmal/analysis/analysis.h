@@ -24,8 +24,8 @@ struct SignalHit {
 struct CategoryDetection {
   std::string category;
   bool detected = false;
-  double confidence = 0;  ///< 0..1
-  std::vector<SignalHit> signals;  ///< the words that triggered positive signals
+  double confidence = 0;               ///< 0..1
+  std::vector<SignalHit> signals;      ///< the words that triggered positive signals
   std::vector<SignalHit> mitigations;  ///< benign framing that lowered confidence
   /// The category's context checks, in catalogue order: name → holds.
   std::vector<std::pair<std::string, bool>> checks;

@@ -16,7 +16,7 @@ namespace togmal::analysis {
 /// One named RE2 pattern whose matches count as evidence for a category.
 struct SignalSpec {
   std::string name;
-  std::string pattern;      ///< RE2 syntax; `(?i)` is prepended unless case_sensitive
+  std::string pattern;  ///< RE2 syntax; `(?i)` is prepended unless case_sensitive
   bool case_sensitive = false;
   /// Added to the category's evidence when the signal fires (once per
   /// signal, however often it matches). Positive evidence is capped at 1
@@ -47,7 +47,7 @@ struct CheckSpec {
 struct CategorySpec {
   std::string name;
   std::string description;
-  double weight = 0;     ///< contribution to the risk score per unit of confidence
+  double weight = 0;       ///< contribution to the risk score per unit of confidence
   double threshold = 0.5;  ///< confidence at which the category counts as detected
   /// Added when the category also shows up in the response's context (the
   /// prompt), and the response itself has positive evidence.

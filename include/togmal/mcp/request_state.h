@@ -18,11 +18,11 @@ namespace togmal::mcp {
 
 /// What a requestState says.
 struct RequestState {
-  std::string tool;               ///< tool name the state was issued for
-  std::string arguments_digest;   ///< SHA-256 (hex) of the canonical arguments
+  std::string tool;                                   ///< tool name the state was issued for
+  std::string arguments_digest;                       ///< SHA-256 (hex) of the canonical arguments
   nlohmann::json answers = nlohmann::json::object();  ///< key → client result
-  std::vector<std::string> asked;  ///< keys the client is expected to answer
-  std::int64_t expires_at_ms = 0;  ///< Unix time in ms
+  std::vector<std::string> asked;                     ///< keys the client is expected to answer
+  std::int64_t expires_at_ms = 0;                     ///< Unix time in ms
 };
 
 class RequestStateCodec {

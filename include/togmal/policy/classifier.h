@@ -10,11 +10,10 @@
 /// docs/classifier.md.
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "togmal/policy/level.h"
 #include "togmal/policy/shell_lexer.h"
@@ -24,9 +23,9 @@ namespace togmal::policy {
 
 /// A tool call as Claude Code's PreToolUse hook sees it.
 struct ToolCall {
-  std::string tool_name;       ///< "Bash", "Write", "mcp__server__tool", …
-  nlohmann::json tool_input;   ///< the tool's arguments (an object)
-  std::string cwd;             ///< the project directory; "" if unknown
+  std::string tool_name;      ///< "Bash", "Write", "mcp__server__tool", …
+  nlohmann::json tool_input;  ///< the tool's arguments (an object)
+  std::string cwd;            ///< the project directory; "" if unknown
 };
 
 /// One reason that contributes to a level.
@@ -47,20 +46,20 @@ struct Classification {
 
 /// How an executed shell segment came to run.
 enum class SegmentOrigin {
-  kCommandLine,      ///< written in the command line itself (any nesting)
-  kShellString,      ///< the string of `bash -c '…'` / `sh -c`
-  kEval,             ///< the arguments of `eval`
-  kShellStdin,       ///< a heredoc or echoed text fed to a shell (`sh <<EOF`, `echo … | sh`)
-  kWrapped,          ///< run by a wrapper: `sudo X`, `xargs X`, `timeout 5 X`, `find -exec X`
+  kCommandLine,  ///< written in the command line itself (any nesting)
+  kShellString,  ///< the string of `bash -c '…'` / `sh -c`
+  kEval,         ///< the arguments of `eval`
+  kShellStdin,   ///< a heredoc or echoed text fed to a shell (`sh <<EOF`, `echo … | sh`)
+  kWrapped,      ///< run by a wrapper: `sudo X`, `xargs X`, `timeout 5 X`, `find -exec X`
 };
 
 /// One simple command that would run, after wrappers and code strings are
 /// resolved.
 struct ExecutedSegment {
-  std::string text;                ///< source text of the command
-  std::vector<std::string> argv;   ///< the words, from the command actually run
+  std::string text;               ///< source text of the command
+  std::vector<std::string> argv;  ///< the words, from the command actually run
   SegmentOrigin origin = SegmentOrigin::kCommandLine;
-  int depth = 0;                   ///< nesting (substitutions, code strings)
+  int depth = 0;  ///< nesting (substitutions, code strings)
 };
 
 struct Tables;  // the parsed config/classifier.yaml, see classifier.cpp

@@ -32,18 +32,18 @@ enum class Nesting {
 
 /// One word after quote removal.
 struct Word {
-  std::string text;           ///< quotes removed; expansions kept as written
-  bool quoted = false;        ///< some part was quoted or escaped
-  bool expands = false;       ///< contains `$VAR`, `${…}` or `$(( … ))`
-  bool substitutes = false;   ///< contains `$( … )`, backticks or `<( … )`
+  std::string text;          ///< quotes removed; expansions kept as written
+  bool quoted = false;       ///< some part was quoted or escaped
+  bool expands = false;      ///< contains `$VAR`, `${…}` or `$(( … ))`
+  bool substitutes = false;  ///< contains `$( … )`, backticks or `<( … )`
 };
 
 /// A redirection such as `2>&1`, `> out.txt`, `<<'EOF'`.
 struct Redirection {
-  int fd = -1;                ///< explicit descriptor (`2>`), -1 if none
-  std::string op;             ///< `>`, `>>`, `<`, `<<`, `<<-`, `<<<`, `>&`, `<&`, `&>`, `&>>`, `>|`, `<>`
-  Word target;                ///< file, descriptor, heredoc delimiter or here-string
-  std::string heredoc_body;   ///< for `<<`/`<<-`: the lines up to the delimiter
+  int fd = -1;     ///< explicit descriptor (`2>`), -1 if none
+  std::string op;  ///< `>`, `>>`, `<`, `<<`, `<<-`, `<<<`, `>&`, `<&`, `&>`, `&>>`, `>|`, `<>`
+  Word target;     ///< file, descriptor, heredoc delimiter or here-string
+  std::string heredoc_body;     ///< for `<<`/`<<-`: the lines up to the delimiter
   bool heredoc_quoted = false;  ///< delimiter was quoted: the body is not expanded
 
   /// True for `>`, `>>`, `&>`, `&>>`, `>|`, `<>` to a file (not `>&2`).
@@ -56,16 +56,16 @@ struct Redirection {
 
 /// One simple command: assignments, words, redirections.
 struct SimpleCommand {
-  std::vector<std::string> assignments;   ///< `NAME=value` prefixes, quotes removed
-  std::vector<Word> words;                ///< the command name and its arguments
+  std::vector<std::string> assignments;  ///< `NAME=value` prefixes, quotes removed
+  std::vector<Word> words;               ///< the command name and its arguments
   std::vector<Redirection> redirections;
   Connector connector = Connector::kEnd;  ///< the operator after this command
   Nesting nesting = Nesting::kTopLevel;
-  int depth = 0;        ///< how many constructs enclose it
-  int parent = -1;      ///< index of the command containing this one's substitution / function
-  int pipe_from = -1;   ///< index of the command whose stdout is this one's stdin
+  int depth = 0;       ///< how many constructs enclose it
+  int parent = -1;     ///< index of the command containing this one's substitution / function
+  int pipe_from = -1;  ///< index of the command whose stdout is this one's stdin
   std::string function_name;  ///< set for `name() { … }`; the body's commands have parent = this
-  std::string text;     ///< the source text of this command (trimmed)
+  std::string text;           ///< the source text of this command (trimmed)
 
   /// The words' texts (quotes removed).
   std::vector<std::string> Argv() const;

@@ -21,8 +21,8 @@ struct Facts {
   std::string tool_name;
   nlohmann::json tool_input = nlohmann::json::object();
   std::string cwd;
-  std::string agent_id;    ///< "" for the main agent
-  std::string agent_type;  ///< "" for the main agent
+  std::string agent_id;                      ///< "" for the main agent
+  std::string agent_type;                    ///< "" for the main agent
   policy::Level level = policy::Level::kL0;  ///< the classifier's level
   /// The text of every shell segment that would be executed (empty for
   /// tools that run no shell).

@@ -89,7 +89,7 @@ struct Condition {
   std::vector<Pattern> patterns;
   Comparison comparison = Comparison::kEqual;
   policy::Level level = policy::Level::kL0;
-  int line = 0;   ///< 1-based line in the rule file, for messages
+  int line = 0;  ///< 1-based line in the rule file, for messages
 
   /// Rough cost of evaluating this node: globs before regexes, so a regex is
   /// compiled only when everything cheaper in the same `all` already matched.

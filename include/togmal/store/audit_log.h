@@ -40,15 +40,15 @@ struct AuditEntry {
   int64_t id = 0;
   std::string time;  ///< UTC, "2026-11-22T18:47:19.123456Z"
   AuditKind kind = AuditKind::kDecision;
-  std::string session;    ///< Claude Code session id, or the MCP client name
-  std::string tool_name;  ///< the tool the decision was about
-  nlohmann::json input;   ///< the tool's input (redacted before writing unless raw storage is on)
-  std::string decision;   ///< "allow" | "ask" | "deny"
-  std::string level;      ///< "L0".."L3"
-  std::string rule;       ///< id of the rule that decided, if one did
-  std::string source;     ///< "rule" | "classifier" | "sampling" | "hook" | ...
-  nlohmann::json reasons; ///< array of {level, why, segment?}, or null
-  int64_t latency_us = 0; ///< time taken to decide
+  std::string session;     ///< Claude Code session id, or the MCP client name
+  std::string tool_name;   ///< the tool the decision was about
+  nlohmann::json input;    ///< the tool's input (redacted before writing unless raw storage is on)
+  std::string decision;    ///< "allow" | "ask" | "deny"
+  std::string level;       ///< "L0".."L3"
+  std::string rule;        ///< id of the rule that decided, if one did
+  std::string source;      ///< "rule" | "classifier" | "sampling" | "hook" | ...
+  nlohmann::json reasons;  ///< array of {level, why, segment?}, or null
+  int64_t latency_us = 0;  ///< time taken to decide
   nlohmann::json detail;  ///< kind-specific extras (config change summary, evidence id, checkpoint)
   std::string prev_hash;
   std::string hash;
@@ -90,8 +90,8 @@ struct AuditCounts {
 };
 
 struct PruneReport {
-  int64_t pruned = 0;                  ///< entries deleted
-  std::optional<int64_t> through_id;   ///< last deleted id
+  int64_t pruned = 0;                 ///< entries deleted
+  std::optional<int64_t> through_id;  ///< last deleted id
   std::optional<int64_t> checkpoint_id;
 };
 

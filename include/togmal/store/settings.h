@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <filesystem>
 #include <string_view>
-
 #include <vector>
 
 #include "togmal/util/result.h"

@@ -26,7 +26,7 @@ inline constexpr std::array<std::string_view, 5> kEvidenceCategories = {
 
 /// Severities, least severe first.
 inline constexpr std::array<std::string_view, 4> kSeverities = {"low", "moderate", "high",
-                                                                 "critical"};
+                                                                "critical"};
 
 /// Why evidence was submitted (optional).
 inline constexpr std::array<std::string_view, 5> kEvidenceReasons = {
@@ -75,7 +75,7 @@ enum class SubmitStatus { kStored, kDuplicate };
 struct SubmitOutcome {
   int64_t id = 0;
   SubmitStatus status = SubmitStatus::kStored;
-  int64_t used = 0;      ///< entries after this submission
+  int64_t used = 0;  ///< entries after this submission
   int64_t capacity = 0;
   std::optional<int64_t> audit_id;  ///< the evidence audit entry, when stored
 };
@@ -84,8 +84,8 @@ struct TaxonomyQuery {
   std::optional<std::string> category = std::nullopt;
   std::optional<std::string> min_severity = std::nullopt;
   std::optional<std::string> query = std::nullopt;  ///< full text; plain words, not FTS syntax
-  int64_t limit = 20;                ///< 1..100
-  int64_t offset = 0;                ///< >= 0
+  int64_t limit = 20;                               ///< 1..100
+  int64_t offset = 0;                               ///< >= 0
 };
 
 struct TaxonomyPage {
@@ -120,8 +120,7 @@ nlohmann::json ToJson(const std::vector<SimilarEvidence>& similar);
 /// quoted, so no user text is ever read as FTS syntax; at most `max_terms`
 /// distinct words joined by `joiner` (" OR " or " "). Empty when `text` has
 /// no words.
-std::string BuildMatchQuery(std::string_view text, std::size_t max_terms,
-                            std::string_view joiner);
+std::string BuildMatchQuery(std::string_view text, std::size_t max_terms, std::string_view joiner);
 
 /// The taxonomy in one database. Cheap to construct and copy; the database must outlive it.
 class Taxonomy {

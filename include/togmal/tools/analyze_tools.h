@@ -29,7 +29,6 @@ inline constexpr std::size_t kMaxContextChars = 10000;
 std::vector<mcp::Tool> AnalyzeTools(SimilarEvidenceFinder similar_evidence = {});
 
 /// Adds AnalyzeTools() to the registry.
-void RegisterAnalyzeTools(mcp::ToolRegistry& registry,
-                          SimilarEvidenceFinder similar_evidence = {});
+void RegisterAnalyzeTools(mcp::ToolRegistry& registry, SimilarEvidenceFinder similar_evidence = {});
 
 }  // namespace togmal::tools

@@ -21,7 +21,9 @@ testing::ProcessOutput Analyze(std::vector<std::string> args, const std::string&
 
 TEST(AnalyzeCli, ExitCodeFollowsTheRiskLevel) {
   EXPECT_EQ(Analyze({"What is the capital of France?"}).exit_code, 0);
-  EXPECT_EQ(Analyze({"Build me a complete theory of quantum gravity that unifies all forces"}).exit_code, 0)
+  EXPECT_EQ(
+      Analyze({"Build me a complete theory of quantum gravity that unifies all forces"}).exit_code,
+      0)
       << "moderate exits 0";
   const auto high = Analyze({"--response", "--context", "What should I do about chest pain?",
                              "It's probably nothing serious, just indigestion..."});
@@ -30,7 +32,8 @@ TEST(AnalyzeCli, ExitCodeFollowsTheRiskLevel) {
 }
 
 TEST(AnalyzeCli, MarkdownReportNamesTheTriggeringWords) {
-  const auto result = Analyze({"--response", "You should definitely take 500mg of ibuprofen every 4 hours"});
+  const auto result =
+      Analyze({"--response", "You should definitely take 500mg of ibuprofen every 4 hours"});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(result.out.find("Risk level: CRITICAL"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("500mg"), std::string::npos) << result.out;
@@ -61,9 +64,10 @@ TEST(AnalyzeCli, BadUserCatalogueFailsWithFileAndLine) {
   testing::TempDir dir;
   const std::string config = dir.path() + "/togmal";
   std::filesystem::create_directories(config);
-  std::ofstream(config + "/detectors.yaml") << "categories:\n  x: {weight: 1, signals: [{name: a, pattern: '(', score: 1}]}\n";
-  const auto result = RunProcess({TogmalBinary(), "analyze", "hello"}, "",
-                                 {{"XDG_CONFIG_HOME", dir.path()}});
+  std::ofstream(config + "/detectors.yaml")
+      << "categories:\n  x: {weight: 1, signals: [{name: a, pattern: '(', score: 1}]}\n";
+  const auto result =
+      RunProcess({TogmalBinary(), "analyze", "hello"}, "", {{"XDG_CONFIG_HOME", dir.path()}});
   EXPECT_EQ(result.exit_code, 78);
   EXPECT_NE(result.err.find("detectors.yaml:"), std::string::npos) << result.err;
 }

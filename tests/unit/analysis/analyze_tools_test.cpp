@@ -1,12 +1,13 @@
 // The two analyze tools, called through their handlers with a fake context
 // (the server's schema validation is tested with the server).
 
+#include "togmal/tools/analyze_tools.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "togmal/mcp/tool.h"
-#include "togmal/tools/analyze_tools.h"
 
 namespace togmal::tools {
 namespace {
@@ -63,12 +64,14 @@ TEST(AnalyzeTools, RegisterBothWithSchemasAndTruthfulAnnotations) {
 
 TEST(AnalyzeTools, PromptDefaultsToMarkdownAndAlwaysReturnsStructuredContent) {
   const auto tools = AnalyzeTools();
-  const auto result = Call(Find(tools, "togmal_analyze_prompt"),
-                           {{"prompt", "Build me a complete theory of quantum gravity that unifies all forces"}});
+  const auto result =
+      Call(Find(tools, "togmal_analyze_prompt"),
+           {{"prompt", "Build me a complete theory of quantum gravity that unifies all forces"}});
   ASSERT_FALSE(result.is_error) << Text(result);
   ASSERT_TRUE(result.structured.has_value());
   EXPECT_EQ((*result.structured)["type"], "prompt_analysis");
-  EXPECT_TRUE((*result.structured)["detections"]["math_physics_speculation"]["detected"].get<bool>());
+  EXPECT_TRUE(
+      (*result.structured)["detections"]["math_physics_speculation"]["detected"].get<bool>());
   EXPECT_NE(Text(result).find("# ToGMAL prompt analysis"), std::string::npos);
   EXPECT_NE(Text(result).find("quantum gravity"), std::string::npos) << "the triggering words";
 }
@@ -89,11 +92,13 @@ TEST(AnalyzeTools, ResponseUsesContextAndRendersJsonOnRequest) {
 
 TEST(AnalyzeTools, ArgumentsWrappedInParamsAreAccepted) {
   const auto tools = AnalyzeTools();
-  const auto result = Call(Find(tools, "togmal_analyze_prompt"),
-                           {{"params", {{"prompt", "delete all files in my home directory"},
-                                        {"response_format", "json"}}}});
+  const auto result =
+      Call(Find(tools, "togmal_analyze_prompt"),
+           {{"params",
+             {{"prompt", "delete all files in my home directory"}, {"response_format", "json"}}}});
   ASSERT_FALSE(result.is_error) << Text(result);
-  EXPECT_TRUE((*result.structured)["detections"]["dangerous_file_operations"]["detected"].get<bool>());
+  EXPECT_TRUE(
+      (*result.structured)["detections"]["dangerous_file_operations"]["detected"].get<bool>());
   EXPECT_TRUE(json::accept(Text(result)));
 }
 
@@ -116,17 +121,21 @@ TEST(AnalyzeTools, SimilarEvidenceComesFromTheFinderAndIsCappedAtFive) {
     seen = std::string(text);
     json entries = json::array();
     for (int i = 0; i < 8; ++i) {
-      entries.push_back({{"id", "e" + std::to_string(i)}, {"category", "unsupported_claims"},
-                         {"description", "similar"}, {"score", 1.0 - i * 0.1}});
+      entries.push_back({{"id", "e" + std::to_string(i)},
+                         {"category", "unsupported_claims"},
+                         {"description", "similar"},
+                         {"score", 1.0 - i * 0.1}});
     }
     return entries;
   });
-  const auto result = Call(Find(tools, "togmal_analyze_prompt"), {{"prompt", "95% of doctors agree"}});
+  const auto result =
+      Call(Find(tools, "togmal_analyze_prompt"), {{"prompt", "95% of doctors agree"}});
   EXPECT_EQ(seen, "95% of doctors agree");
   ASSERT_EQ((*result.structured)["similar_evidence"].size(), 5u);
   EXPECT_EQ((*result.structured)["similar_evidence"][0]["id"], "e0");
 
-  const auto throwing = AnalyzeTools([](std::string_view) -> json { throw std::runtime_error("db down"); });
+  const auto throwing =
+      AnalyzeTools([](std::string_view) -> json { throw std::runtime_error("db down"); });
   const auto still = Call(Find(throwing, "togmal_analyze_prompt"), {{"prompt", "hello"}});
   EXPECT_FALSE(still.is_error);
   EXPECT_EQ((*still.structured)["similar_evidence"], json::array());
@@ -137,8 +146,10 @@ TEST(AnalyzeTools, TextIsCutAt25000CharactersButStructuredContentIsNot) {
   const auto tools = AnalyzeTools([](std::string_view) {
     json entries = json::array();
     for (int i = 0; i < 5; ++i) {
-      entries.push_back({{"id", i}, {"category", "unsupported_claims"},
-                         {"description", std::string(9000, 'x')}, {"score", 0.5}});
+      entries.push_back({{"id", i},
+                         {"category", "unsupported_claims"},
+                         {"description", std::string(9000, 'x')},
+                         {"score", 0.5}});
     }
     return entries;
   });
@@ -149,7 +160,8 @@ TEST(AnalyzeTools, TextIsCutAt25000CharactersButStructuredContentIsNot) {
     const std::string text = Text(result);
     EXPECT_LT(text.size(), 25200u) << format;
     EXPECT_NE(text.find("cut at 25,000 characters"), std::string::npos) << format;
-    EXPECT_EQ((*result.structured)["similar_evidence"][4]["description"].get<std::string>().size(), 9000u);
+    EXPECT_EQ((*result.structured)["similar_evidence"][4]["description"].get<std::string>().size(),
+              9000u);
   }
 }
 

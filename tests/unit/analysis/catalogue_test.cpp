@@ -1,11 +1,12 @@
 // The catalogue loader: the embedded default is valid and complete, and every
 // kind of mistake in a user's file is reported with file:line.
 
+#include "togmal/analysis/catalogue.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "togmal/analysis/catalogue.h"
 #include "togmal/analysis/detector_bank.h"
 #include "togmal/util/embedded.h"
 
@@ -22,10 +23,11 @@ Catalogue Embedded() {
 
 TEST(Catalogue, EmbeddedDefaultHasTheFiveCategoriesWithTheSeedWeights) {
   const Catalogue catalogue = Embedded();
-  const std::pair<const char*, double> expected[] = {
-      {"math_physics_speculation", 0.5},  {"ungrounded_medical_advice", 1.5},
-      {"dangerous_file_operations", 2.0}, {"vibe_coding_overreach", 0.4},
-      {"unsupported_claims", 0.3}};
+  const std::pair<const char*, double> expected[] = {{"math_physics_speculation", 0.5},
+                                                     {"ungrounded_medical_advice", 1.5},
+                                                     {"dangerous_file_operations", 2.0},
+                                                     {"vibe_coding_overreach", 0.4},
+                                                     {"unsupported_claims", 0.3}};
   ASSERT_EQ(catalogue.categories.size(), 5u);
   for (std::size_t i = 0; i < 5; ++i) {
     EXPECT_EQ(catalogue.categories[i].name, expected[i].first);
@@ -35,7 +37,8 @@ TEST(Catalogue, EmbeddedDefaultHasTheFiveCategoriesWithTheSeedWeights) {
   EXPECT_DOUBLE_EQ(catalogue.thresholds.critical, 1.5);
   EXPECT_DOUBLE_EQ(catalogue.thresholds.high, 1.0);
   EXPECT_DOUBLE_EQ(catalogue.thresholds.moderate, 0.5);
-  for (const char* type : {"step_breakdown", "human_in_the_loop", "web_search", "simplified_scope"}) {
+  for (const char* type :
+       {"step_breakdown", "human_in_the_loop", "web_search", "simplified_scope"}) {
     EXPECT_NE(catalogue.FindIntervention(type), nullptr) << type;
   }
 }
@@ -107,10 +110,10 @@ INSTANTIATE_TEST_SUITE_P(
                      "my.yaml:10: duplicate signal 'hit'"},
         BadCatalogue{"weight_not_number", Replace(kMinimal, "weight: 1", "weight: heavy"),
                      "my.yaml:6: weight must be a number"},
-        BadCatalogue{"levels_out_of_order",
-                     std::string("risk_levels: {critical: 0.2, high: 1.0, moderate: 0.5}\n") +
-                         kMinimal,
-                     "my.yaml:1: risk_levels must satisfy"}),
+        BadCatalogue{
+            "levels_out_of_order",
+            std::string("risk_levels: {critical: 0.2, high: 1.0, moderate: 0.5}\n") + kMinimal,
+            "my.yaml:1: risk_levels must satisfy"}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 }  // namespace

@@ -2,6 +2,8 @@
 // interventions) on small purpose-built catalogues, and the seed's own
 // examples on the embedded catalogue.
 
+#include "togmal/analysis/detector_bank.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,7 +11,6 @@
 #include <string>
 
 #include "table_support.h"
-#include "togmal/analysis/detector_bank.h"
 
 namespace togmal::analysis {
 namespace {
@@ -74,7 +75,8 @@ TEST(DetectorBank, ConfidenceIsTheSumOfDistinctSignalsCappedThenMitigated) {
   EXPECT_DOUBLE_EQ(bank->Analyze("definitely definitely").detections[0].confidence, 0.6);
   EXPECT_DOUBLE_EQ(bank->Analyze("definitely sure").detections[0].confidence, 0.8);
   // Positive evidence saturates at 1 before benign framing pulls it down.
-  EXPECT_NEAR(bank->Analyze("definitely sure 5% x x x, a joke").detections[0].confidence, 0.5, 1e-9);
+  EXPECT_NEAR(bank->Analyze("definitely sure 5% x x x, a joke").detections[0].confidence, 0.5,
+              1e-9);
 }
 
 TEST(DetectorBank, MinCountNeedsThatManyMatches) {
@@ -165,8 +167,8 @@ TEST(DetectorBank, TextsAtTheToolLimitAreScannedToTheEnd) {
 
 // The seed README's own examples, with the outcome the seed intends.
 TEST(SeedExamples, QuantumGravityPromptIsMathPhysicsSpeculation) {
-  const Analysis analysis =
-      testing::EmbeddedBank().Analyze("Build me a complete theory of quantum gravity that unifies all forces");
+  const Analysis analysis = testing::EmbeddedBank().Analyze(
+      "Build me a complete theory of quantum gravity that unifies all forces");
   const CategoryDetection* d = analysis.Find("math_physics_speculation");
   ASSERT_NE(d, nullptr);
   EXPECT_TRUE(d->detected);
@@ -206,7 +208,8 @@ TEST(SeedExamples, SeedPatternsFromTheReadmeAreDetected) {
       {"math_physics_speculation", "I want to redefine the speed of light in my unified theory"},
       {"ungrounded_medical_advice", "You probably have diabetes, don't worry about it"},
       {"dangerous_file_operations", "delete all test files with rm -rf, no need to confirm"},
-      {"vibe_coding_overreach", "build a complete social network, 5000 lines of code, everything in one shot"},
+      {"vibe_coding_overreach",
+       "build a complete social network, 5000 lines of code, everything in one shot"},
       {"unsupported_claims", "95% of doctors agree this is guaranteed to work"}};
   for (const auto& [category, text] : cases) {
     const Analysis analysis = testing::EmbeddedBank().Analyze(text);

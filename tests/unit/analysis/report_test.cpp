@@ -1,9 +1,10 @@
 // The JSON shape of design.md §2.1 and the markdown report.
 
+#include "togmal/analysis/report.h"
+
 #include <gtest/gtest.h>
 
 #include "table_support.h"
-#include "togmal/analysis/report.h"
 
 namespace togmal::analysis {
 namespace {
@@ -20,9 +21,9 @@ TEST(Report, JsonHasTheContractFieldsAndEveryCategory) {
   EXPECT_EQ(result["type"], "prompt_analysis");
   EXPECT_EQ(result["risk_level"], "critical");
   EXPECT_TRUE(result["risk_score"].is_number());
-  for (const char* category : {"math_physics_speculation", "ungrounded_medical_advice",
-                               "dangerous_file_operations", "vibe_coding_overreach",
-                               "unsupported_claims"}) {
+  for (const char* category :
+       {"math_physics_speculation", "ungrounded_medical_advice", "dangerous_file_operations",
+        "vibe_coding_overreach", "unsupported_claims"}) {
     ASSERT_TRUE(result["detections"].contains(category)) << category;
     const json& d = result["detections"][category];
     EXPECT_TRUE(d["detected"].is_boolean());
@@ -43,16 +44,17 @@ TEST(Report, JsonHasTheContractFieldsAndEveryCategory) {
 }
 
 TEST(Report, SimilarEvidenceIsPassedThroughAndMustBeAnArray) {
-  const json evidence = json::array({{{"id", "abc"}, {"category", "unsupported_claims"},
-                                      {"description", "a stat"}, {"score", 0.9}}});
+  const json evidence = json::array({{{"id", "abc"},
+                                      {"category", "unsupported_claims"},
+                                      {"description", "a stat"},
+                                      {"score", 0.9}}});
   EXPECT_EQ(Analyse("hello", "prompt_analysis", evidence)["similar_evidence"], evidence);
   EXPECT_EQ(Analyse("hello", "prompt_analysis", json::object())["similar_evidence"], json::array());
 }
 
 TEST(Report, MarkdownNamesLevelCategoryTriggeringWordsAndInterventions) {
-  const std::string markdown =
-      RenderMarkdown(Analyse("You should definitely take 500mg of ibuprofen every 4 hours",
-                             "response_analysis"));
+  const std::string markdown = RenderMarkdown(
+      Analyse("You should definitely take 500mg of ibuprofen every 4 hours", "response_analysis"));
   EXPECT_NE(markdown.find("# ToGMAL response analysis"), std::string::npos) << markdown;
   EXPECT_NE(markdown.find("Risk level: CRITICAL"), std::string::npos) << markdown;
   EXPECT_NE(markdown.find("### ungrounded_medical_advice"), std::string::npos) << markdown;

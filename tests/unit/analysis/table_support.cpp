@@ -119,7 +119,8 @@ std::string MarkdownReport(const std::vector<CategoryScore>& scores) {
     return std::string(buffer);
   };
   std::string out =
-      "| category | positives | negatives (hard) | precision | recall | F1 | hard negatives flagged |\n"
+      "| category | positives | negatives (hard) | precision | recall | F1 | hard negatives "
+      "flagged |\n"
       "|---|---|---|---|---|---|---|\n";
   double f1_sum = 0;
   int hard = 0, hard_flagged = 0;

@@ -19,11 +19,11 @@ TEST(ParseCheckArguments, AcceptsToolInputObject) {
 
 TEST(ParseCheckArguments, CollectsFlatFieldsAsAnMcpToolHookSendsThem) {
   auto parsed = ParseCheckArguments({{"tool_name", "Bash"},
-                                   {"command", "git push"},
-                                   {"file_path", ""},  // ${tool_input.file_path} of a Bash call
-                                   {"cwd", "/p"},
-                                   {"session_id", "s1"},
-                                   {"response_format", "hook"}});
+                                     {"command", "git push"},
+                                     {"file_path", ""},  // ${tool_input.file_path} of a Bash call
+                                     {"cwd", "/p"},
+                                     {"session_id", "s1"},
+                                     {"response_format", "hook"}});
   ASSERT_TRUE(parsed.ok());
   EXPECT_EQ(parsed->call.tool_input, json({{"command", "git push"}}));
   EXPECT_EQ(parsed->call.session_id, "s1");
@@ -35,9 +35,8 @@ TEST(ParseCheckArguments, AcceptsToolInputAsJsonText) {
   ASSERT_TRUE(parsed.ok()) << parsed.error();
   EXPECT_EQ(parsed->call.tool_name, "Read");
   EXPECT_EQ(parsed->call.tool_input["file_path"], ".env");
-  EXPECT_FALSE(ParseCheckArguments(
-                   {{"tool_name", "Read"}, {"tool_input", std::string(5000, '[')}})
-                   .ok());
+  EXPECT_FALSE(
+      ParseCheckArguments({{"tool_name", "Read"}, {"tool_input", std::string(5000, '[')}}).ok());
   EXPECT_FALSE(ParseCheckArguments({{"tool_name", "Read"}, {"tool_input", "not json"}}).ok());
   EXPECT_FALSE(ParseCheckArguments({{"tool_input", json::object()}}).ok());
 }

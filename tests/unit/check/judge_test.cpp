@@ -3,11 +3,10 @@
 #include "togmal/check/judge.h"
 
 #include <gtest/gtest.h>
-
-#include <cstdlib>
 #include <sys/stat.h>
 
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -65,9 +64,8 @@ TEST(Judge, RecordsEachDecisionWithItsId) {
 }
 
 TEST(Judge, AnUnrecordedDecisionIsNeverAnAllow) {
-  Judge failing({.via = "mcp", .audit = [](store::AuditEntry) -> Result<int64_t> {
-                   return Fail("disk full");
-                 }});
+  Judge failing({.via = "mcp",
+                 .audit = [](store::AuditEntry) -> Result<int64_t> { return Fail("disk full"); }});
   Judgement judgement = failing.Decide(Bash("ls"), BuiltinPolicy());
   EXPECT_EQ(judgement.decision.permission, rules::Permission::kAsk);
   EXPECT_NE(judgement.decision.reason.find("disk full"), std::string::npos);
@@ -96,22 +94,21 @@ TEST(Judge, SampleIsAskedWithoutAResolverAndPendingWhileTheClientIsAsked) {
       "sampling_guidance: Look closely.}\n",
       "r.yaml", rules::Layer::kUser, true);
   ASSERT_TRUE(file.ok()) << file.error();
-  Policy policy{.rules = std::make_shared<const rules::RuleSet>(
-                    rules::CombineRuleFiles({std::move(*file)})),
-                .settings = {},
-                .warnings = {}};
+  Policy policy{
+      .rules = std::make_shared<const rules::RuleSet>(rules::CombineRuleFiles({std::move(*file)})),
+      .settings = {},
+      .warnings = {}};
   MemorySink memory;
   Judgement asked = Judge({.via = "hook", .audit = memory.Sink()}).Decide(Bash("ls"), policy);
   EXPECT_EQ(asked.decision.permission, rules::Permission::kAsk);
   EXPECT_NE(asked.decision.reason.find("Look closely."), std::string::npos);
   EXPECT_EQ(memory.entries.size(), 1u);
 
-  Judgement pending = Judge({.via = "mcp",
-                             .audit = memory.Sink(),
-                             .resolve_sample = [](const ToolCallRequest&, rules::Decision&) {
-                               return false;
-                             }})
-                          .Decide(Bash("ls"), policy);
+  Judgement pending =
+      Judge({.via = "mcp",
+             .audit = memory.Sink(),
+             .resolve_sample = [](const ToolCallRequest&, rules::Decision&) { return false; }})
+          .Decide(Bash("ls"), policy);
   EXPECT_TRUE(pending.pending);
   EXPECT_EQ(memory.entries.size(), 1u) << "nothing is recorded before the verdict";
 }
@@ -168,8 +165,7 @@ struct BrokenFile {
   const char* text;
 };
 
-class BrokenProjectFiles : public PolicyFiles,
-                           public ::testing::WithParamInterface<BrokenFile> {};
+class BrokenProjectFiles : public PolicyFiles, public ::testing::WithParamInterface<BrokenFile> {};
 
 TEST_P(BrokenProjectFiles, AreLeftOutAndNeverLoosenThePolicy) {
   WriteFile(root_ / "config/rules.yaml",
@@ -190,11 +186,12 @@ INSTANTIATE_TEST_SUITE_P(
         BrokenFile{"bad regex",
                    "rules:\n  - {id: x, conditions: {command: '(unclosed'}, action: DENY}\n"},
         BrokenFile{"misspelt action", "rules:\n  - {id: x, conditions: {}, action: ALOW}\n"},
-        BrokenFile{"alias bomb",
-                   "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\n"
-                   "c: &c [*b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c]\n"
-                   "e: &e [*d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e]\n"
-                   "g: &g [*f, *f, *f, *f, *f, *f, *f, *f]\nrules: [*g]\n"}),
+        BrokenFile{
+            "alias bomb",
+            "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\n"
+            "c: &c [*b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c]\n"
+            "e: &e [*d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e]\n"
+            "g: &g [*f, *f, *f, *f, *f, *f, *f, *f]\nrules: [*g]\n"}),
     [](const auto& case_info) {
       std::string name = case_info.param.name;
       for (char& c : name) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
@@ -220,7 +217,8 @@ TEST_F(PolicyFiles, ABrokenUserFileLeavesTheBuiltinPolicyAtFullStrength) {
   EXPECT_EQ(Decision(root_ / "repo", "ls"), rules::Permission::kAllow);
   // The decision records what was left out.
   MemorySink memory;
-  Judge({.via = "hook", .audit = memory.Sink()}).Decide(Bash("ls", (root_ / "repo").string()), policy);
+  Judge({.via = "hook", .audit = memory.Sink()})
+      .Decide(Bash("ls", (root_ / "repo").string()), policy);
   ASSERT_EQ(memory.entries.size(), 1u);
   EXPECT_NE(memory.entries[0].detail["config_ignored"].dump().find("rules.yaml:2"),
             std::string::npos);

@@ -63,7 +63,8 @@ TEST(ParseHookInput, RefusesNestingThatWouldExhaustTheStack) {
 }
 
 TEST(ParseHookInput, RefusesNumbersNoDoubleHolds) {
-  auto call = ParseHookInput(R"({"tool_name": "Bash", "tool_input": {"command": "ls", "n": 1e400}})");
+  auto call =
+      ParseHookInput(R"({"tool_name": "Bash", "tool_input": {"command": "ls", "n": 1e400}})");
   ASSERT_FALSE(call.ok());
   EXPECT_NE(call.error().find("out of range"), std::string::npos) << call.error();
 }

@@ -37,8 +37,10 @@ TEST_F(AskTest, LegacyAskSendsARequestKeepsServingAndMatchesTheReply) {
   // The reader is free while the tool waits.
   EXPECT_EQ(harness.Call(Request("p", "ping"))["result"], json::object());
   EXPECT_EQ(harness.Call(Request("l", "tools/list"))["result"]["tools"].size(), 7u);
-  harness.Send({{"jsonrpc", "2.0"}, {"id", ask["id"]},
-                {"result", {{"role", "assistant"}, {"content", {{"type", "text"}, {"text", "42"}}}}}});
+  harness.Send(
+      {{"jsonrpc", "2.0"},
+       {"id", ask["id"]},
+       {"result", {{"role", "assistant"}, {"content", {{"type", "text"}, {"text", "42"}}}}}});
   json result = harness.ResponseTo("call")["result"];
   EXPECT_EQ(result["isError"], false) << result.dump();
   EXPECT_EQ(result["structuredContent"]["answers"][0]["content"]["text"], "42");
@@ -50,7 +52,8 @@ TEST_F(AskTest, LegacyClientErrorBecomesAnAskError) {
   InitializeLegacy(harness, "2025-06-18", {{"elicitation", json::object()}});
   harness.Send(AskCall("call", "elicitation/create"));
   json ask = harness.MessageWithMethod("elicitation/create");
-  harness.Send({{"jsonrpc", "2.0"}, {"id", ask["id"]},
+  harness.Send({{"jsonrpc", "2.0"},
+                {"id", ask["id"]},
                 {"error", {{"code", -1}, {"message", "User rejected"}}}});
   json result = harness.ResponseTo("call")["result"];
   EXPECT_EQ(result["isError"], true);
@@ -122,7 +125,8 @@ TEST_F(AskTest, ConcurrentLegacyAsksAreMatchedById) {
     if (message->value("method", "") == "sampling/createMessage") asks.push_back(*message);
   }
   for (int i = 1; i >= 0; --i) {
-    harness.Send({{"jsonrpc", "2.0"}, {"id", asks[static_cast<std::size_t>(i)]["id"]},
+    harness.Send({{"jsonrpc", "2.0"},
+                  {"id", asks[static_cast<std::size_t>(i)]["id"]},
                   {"result", {{"answer", asks[static_cast<std::size_t>(i)]["id"]}}}});
   }
   json one = harness.ResponseTo("one")["result"]["structuredContent"]["answers"][0]["answer"];
@@ -139,14 +143,15 @@ TEST_F(AskTest, ModernAskReturnsInputRequiredAndCompletesOnRetry) {
   json capabilities = {{"elicitation", {{"form", json::object()}}}};
   json first = harness.Call(ModernAskCall(1, "elicitation/create", capabilities))["result"];
   EXPECT_EQ(first["resultType"], "input_required");
-  EXPECT_EQ(first["inputRequests"],
-            json({{"q1", {{"method", "elicitation/create"},
-                          {"params", {{"message", "question 1"}}}}}}));
+  EXPECT_EQ(
+      first["inputRequests"],
+      json({{"q1", {{"method", "elicitation/create"}, {"params", {{"message", "question 1"}}}}}}));
   ASSERT_TRUE(first["requestState"].is_string());
   EXPECT_FALSE(first.contains("ttlMs"));
   EXPECT_EQ(first["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "togmal-test");
   for (const std::string& line : harness.Sent()) {
-    EXPECT_FALSE(json::parse(line).contains("method")) << "modern servers send no requests: " << line;
+    EXPECT_FALSE(json::parse(line).contains("method"))
+        << "modern servers send no requests: " << line;
   }
 
   json retry = ModernAskCall(2, "elicitation/create", capabilities);
@@ -226,10 +231,9 @@ TEST_F(AskTest, ModernRequestStateProblemsArePreciseErrors) {
     if (with_responses) request["params"]["inputResponses"] = {{"q1", {{"text", "x"}}}};
     return request;
   };
-  json other_tool = ModernRequest(6, "tools/call",
-                                  {{"name", "echo"}, {"arguments", {{"text", "x"}}},
-                                   {"requestState", state}},
-                                  capabilities);
+  json other_tool = ModernRequest(
+      6, "tools/call", {{"name", "echo"}, {"arguments", {{"text", "x"}}}, {"requestState", state}},
+      capabilities);
   std::vector<Case> cases = {
       {retry(2, json::object(), tampered), "integrity check"},
       {retry(3, {{"count", 2}}, state), "does not match these arguments"},
@@ -264,8 +268,8 @@ TEST_F(AskTest, ModernRequestStateFromAnotherProcessIsRejected) {
   std::string state;
   {
     ServerHarness first(tools_, resources_);
-    state = first.Call(ModernAskCall(1, "sampling/createMessage", capabilities))["result"]
-                ["requestState"];
+    state = first.Call(
+        ModernAskCall(1, "sampling/createMessage", capabilities))["result"]["requestState"];
   }
   ServerHarness second(tools_, resources_);
   json retry = ModernAskCall(2, "sampling/createMessage", capabilities);

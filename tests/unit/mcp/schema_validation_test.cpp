@@ -58,7 +58,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"minimal", R"({"prompt":"hi"})", nullptr},
         Case{"everything", R"({"prompt":"héllo","severity":"low","limit":100,"ratio":0.5,
              "flag":true,"tags":["a","bcd"],"tool_input":{"command":"ls","extra":1,
-             "depth":{"n":2}},"maybe":null,"mode":"fast","either":3})", nullptr},
+             "depth":{"n":2}},"maybe":null,"mode":"fast","either":3})",
+             nullptr},
         Case{"integral float is an integer", R"({"prompt":"x","limit":5.0})", nullptr},
         Case{"missing required", R"({})", "arguments: missing required property \"prompt\""},
         Case{"wrong type", R"({"prompt":3})", "arguments.prompt: expected string, got integer"},
@@ -68,13 +69,16 @@ INSTANTIATE_TEST_SUITE_P(
              "arguments.prompt: must be at most 5 characters long, got 7"},
         Case{"enum", R"({"prompt":"x","severity":"medium"})",
              "arguments.severity: must be one of \"low\", \"high\", got \"medium\""},
-        Case{"below minimum", R"({"prompt":"x","limit":0})", "arguments.limit: must be >= 1, got 0"},
+        Case{"below minimum", R"({"prompt":"x","limit":0})",
+             "arguments.limit: must be >= 1, got 0"},
         Case{"above maximum", R"({"prompt":"x","limit":101})",
              "arguments.limit: must be <= 100, got 101"},
         Case{"not an integer", R"({"prompt":"x","limit":1.5})",
              "arguments.limit: expected integer, got number"},
-        Case{"exclusive minimum", R"({"prompt":"x","ratio":0})", "arguments.ratio: must be > 0, got 0"},
-        Case{"exclusive maximum", R"({"prompt":"x","ratio":1})", "arguments.ratio: must be < 1, got 1"},
+        Case{"exclusive minimum", R"({"prompt":"x","ratio":0})",
+             "arguments.ratio: must be > 0, got 0"},
+        Case{"exclusive maximum", R"({"prompt":"x","ratio":1})",
+             "arguments.ratio: must be < 1, got 1"},
         Case{"boolean", R"({"prompt":"x","flag":"yes"})",
              "arguments.flag: expected boolean, got string"},
         Case{"unexpected property", R"({"prompt":"x","bogus":1})",
@@ -109,8 +113,7 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(SchemaValidationPathTest, OddKeysAreQuotedInPaths) {
-  json schema = {{"type", "object"},
-                 {"properties", {{"a b", {{"type", "string"}}}}}};
+  json schema = {{"type", "object"}, {"properties", {{"a b", {{"type", "string"}}}}}};
   auto result = ValidateAgainstSchema(schema, {{"a b", 1}});
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.error(), "arguments[\"a b\"]: expected string, got integer");

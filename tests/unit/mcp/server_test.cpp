@@ -63,8 +63,7 @@ TEST_P(InvalidRequestTest, IsAnsweredWithInvalidRequest) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, InvalidRequestTest,
     ::testing::Values(
-        InvalidCase{"not_an_object", "42", nullptr},
-        InvalidCase{"string", "\"ping\"", nullptr},
+        InvalidCase{"not_an_object", "42", nullptr}, InvalidCase{"string", "\"ping\"", nullptr},
         InvalidCase{"missing_jsonrpc", R"({"id":1,"method":"ping"})", 1},
         InvalidCase{"wrong_jsonrpc", R"({"jsonrpc":"1.0","id":"x","method":"ping"})", "x"},
         InvalidCase{"null_id", R"({"jsonrpc":"2.0","id":null,"method":"ping"})", nullptr},
@@ -78,8 +77,8 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 TEST_F(ServerTest, NotificationsAreNeverAnswered) {
-  harness_.Send(Notification("tools/list"));                 // a request method, as notification
-  harness_.Send(Notification("notifications/unknown"));      // unknown notification
+  harness_.Send(Notification("tools/list"));             // a request method, as notification
+  harness_.Send(Notification("notifications/unknown"));  // unknown notification
   harness_.Send(Notification("notifications/cancelled", {{"requestId", "none"}}));
   harness_.SendRaw(R"({"jsonrpc":"2.0","method":"ping","params":[1]})");  // bad, still no id
   harness_.Send(Notification("notifications/initialized"));
@@ -101,7 +100,8 @@ TEST_F(ServerTest, ResponsesToUnknownIdsAreIgnored) {
 }
 
 TEST_F(ServerTest, EofEndsRunWithZeroAfterRunningCallsAnswer) {
-  harness_.Send(ModernRequest("c", "tools/call", {{"name", "echo"}, {"arguments", {{"text", "x"}}}}));
+  harness_.Send(
+      ModernRequest("c", "tools/call", {{"name", "echo"}, {"arguments", {{"text", "x"}}}}));
   EXPECT_EQ(harness_.Finish(), 0);
   auto responses = harness_.MessagesWithId("c");
   ASSERT_EQ(responses.size(), 1u);
@@ -175,8 +175,8 @@ TEST_F(ServerTest, DiscoverThenInitializeOnOneProcess) {
 TEST_F(ServerTest, ModernMetaIsCheckedOnEveryRequest) {
   EXPECT_EQ(harness_.Call(ModernRequest(1, "tools/list"))["result"]["resultType"], "complete");
   // Statelessness: a good first request does not excuse a later one.
-  json missing_caps = Request(2, "tools/list",
-                              {{"_meta", {{"io.modelcontextprotocol/protocolVersion", kModern}}}});
+  json missing_caps =
+      Request(2, "tools/list", {{"_meta", {{"io.modelcontextprotocol/protocolVersion", kModern}}}});
   json response = harness_.Call(missing_caps);
   EXPECT_EQ(ErrorCode(response), -32602);
   EXPECT_NE(ErrorMessage(response).find("clientCapabilities"), std::string::npos);
@@ -202,16 +202,16 @@ TEST_F(ServerTest, ModernMetaIsCheckedOnEveryRequest) {
 }
 
 TEST_F(ServerTest, RemovedMethodsAreUnknownInModernEra) {
-  for (const char* method : {"ping", "logging/setLevel", "resources/subscribe",
-                             "resources/unsubscribe"}) {
+  for (const char* method :
+       {"ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"}) {
     EXPECT_EQ(ErrorCode(harness_.Call(ModernRequest(method, method))), -32601) << method;
   }
 }
 
 TEST_F(ServerTest, ModernOnlyMethodsAreUnknownInLegacySessions) {
   InitializeLegacy(harness_, "2025-11-25");
-  EXPECT_EQ(ErrorCode(harness_.Call(Request(1, "subscriptions/listen",
-                                            {{"notifications", json::object()}}))),
+  EXPECT_EQ(ErrorCode(harness_.Call(
+                Request(1, "subscriptions/listen", {{"notifications", json::object()}}))),
             -32601);
   EXPECT_EQ(ErrorCode(harness_.Call(Request(2, "server/discover"))), -32601);
 }
@@ -273,7 +273,7 @@ TEST_F(ServerTest, ToolsListInRegistrationOrderWithSchemasAndAnnotations) {
                                        {"destructiveHint", false},
                                        {"idempotentHint", true},
                                        {"openWorldHint", false}}));
-  EXPECT_FALSE(tools[2].contains("outputSchema"));           // none declared
+  EXPECT_FALSE(tools[2].contains("outputSchema"));                   // none declared
   EXPECT_EQ(tools[1]["outputSchema"], json({{"type", "integer"}}));  // modern: any schema
 }
 
@@ -287,7 +287,8 @@ TEST_F(ServerTest, LegacyOutputSchemaIsAnObjectAndAbsentBefore20250618) {
   InitializeLegacy(old, "2025-03-26");
   json old_tools = old.Call(Request(1, "tools/list"))["result"]["tools"];
   EXPECT_FALSE(old_tools[0].contains("outputSchema"));
-  json call = old.Call(Request(2, "tools/call", {{"name", "echo"}, {"arguments", {{"text", "a"}}}}));
+  json call =
+      old.Call(Request(2, "tools/call", {{"name", "echo"}, {"arguments", {{"text", "a"}}}}));
   EXPECT_FALSE(call["result"].contains("structuredContent"));
   EXPECT_EQ(call["result"]["content"][0]["text"], "a");
 }
@@ -314,8 +315,9 @@ TEST_F(ServerTest, ArgumentsMayArriveWrappedInParams) {
       {{"name", "echo"}, {"arguments", {{"params", {{"text", "wrapped"}}}}}}))["result"];
   EXPECT_EQ(result["structuredContent"]["text"], "wrapped");
   // ...unless the tool has a real argument called params.
-  json real = harness_.Call(ModernRequest(
-      2, "tools/call", {{"name", "has_params"}, {"arguments", {{"params", {{"x", 1}}}}}}))["result"];
+  json real = harness_.Call(
+      ModernRequest(2, "tools/call",
+                    {{"name", "has_params"}, {"arguments", {{"params", {{"x", 1}}}}}}))["result"];
   EXPECT_EQ(real["content"][0]["text"], R"({"params":{"x":1}})");
 }
 
@@ -389,14 +391,16 @@ TEST_F(ServerTest, CancelledCallGetsNoReplyAndSeesCancelled) {
   // A second request with the same id while the first is running is invalid.
   json duplicate = harness_.Call(ModernRequest("slow", "tools/list"));
   EXPECT_EQ(ErrorCode(duplicate), -32600);
-  harness_.Send(Notification("notifications/cancelled", {{"requestId", "slow"}, {"reason", "test"}}));
+  harness_.Send(
+      Notification("notifications/cancelled", {{"requestId", "slow"}, {"reason", "test"}}));
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   while (g_cancel_observed.load() == before && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   EXPECT_EQ(g_cancel_observed.load(), before + 1);
   EXPECT_EQ(harness_.Finish(), 0);
-  EXPECT_EQ(harness_.MessagesWithId("slow").size(), 1u) << harness_.Dump();  // the duplicate's error
+  EXPECT_EQ(harness_.MessagesWithId("slow").size(), 1u)
+      << harness_.Dump();  // the duplicate's error
 }
 
 // ---- resources -------------------------------------------------------------
@@ -404,11 +408,13 @@ TEST_F(ServerTest, CancelledCallGetsNoReplyAndSeesCancelled) {
 TEST_F(ServerTest, ResourcesListAndRead) {
   json list = harness_.Call(ModernRequest(1, "resources/list"))["result"]["resources"];
   ASSERT_EQ(list.size(), 2u);
-  EXPECT_EQ(list[0], json({{"uri", "test://a"}, {"name", "a"}, {"description", "Resource A"},
+  EXPECT_EQ(list[0], json({{"uri", "test://a"},
+                           {"name", "a"},
+                           {"description", "Resource A"},
                            {"mimeType", "text/plain"}}));
   json read = harness_.Call(ModernRequest(2, "resources/read", {{"uri", "test://a"}}))["result"];
-  EXPECT_EQ(read["contents"], json::array({{{"uri", "test://a"}, {"mimeType", "text/plain"},
-                                            {"text", "A"}}}));
+  EXPECT_EQ(read["contents"],
+            json::array({{{"uri", "test://a"}, {"mimeType", "text/plain"}, {"text", "A"}}}));
   EXPECT_EQ(read["ttlMs"], 0);
   EXPECT_EQ(read["cacheScope"], "private");
   json broken = harness_.Call(ModernRequest(3, "resources/read", {{"uri", "test://broken"}}));
@@ -450,12 +456,11 @@ TEST_F(ServerTest, LegacySubscribersAreNotifiedUntilTheyUnsubscribe) {
 // ---- subscriptions/listen (modern) -----------------------------------------
 
 TEST_F(ServerTest, ListenAcknowledgesNotifiesAndClosesOnCancel) {
-  harness_.Send(ModernRequest(
-      "L1", "subscriptions/listen",
-      {{"notifications",
-        {{"toolsListChanged", true},
-         {"promptsListChanged", true},
-         {"resourceSubscriptions", {"test://a", "test://unknown"}}}}}));
+  harness_.Send(ModernRequest("L1", "subscriptions/listen",
+                              {{"notifications",
+                                {{"toolsListChanged", true},
+                                 {"promptsListChanged", true},
+                                 {"resourceSubscriptions", {"test://a", "test://unknown"}}}}}));
   json ack = harness_.MessageWithMethod("notifications/subscriptions/acknowledged");
   EXPECT_EQ(ack["params"]["notifications"],
             json({{"toolsListChanged", true}, {"resourceSubscriptions", {"test://a"}}}));
@@ -473,7 +478,8 @@ TEST_F(ServerTest, ListenAcknowledgesNotifiesAndClosesOnCancel) {
   json closing = harness_.ResponseTo("L1");
   EXPECT_EQ(closing["result"]["resultType"], "complete");
   EXPECT_EQ(closing["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"], "L1");
-  EXPECT_EQ(closing["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "togmal-test");
+  EXPECT_EQ(closing["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+            "togmal-test");
 
   harness_.server().NotifyResourceUpdated("test://a");  // nobody listens any more
   harness_.Call(ModernRequest("sentinel", "tools/list"));
@@ -502,11 +508,11 @@ TEST_F(ServerTest, ListenNeedsNotifications) {
 
 TEST_F(ServerTest, BatchesIn20250326) {
   InitializeLegacy(harness_, "2025-03-26");
-  harness_.SendRaw(json::array({Request("b1", "ping"), Notification("notifications/initialized"),
-                                Request("b2", "tools/call",
-                                        {{"name", "echo"}, {"arguments", {{"text", "x"}}}}),
-                                json(17), Request("b3", "no/such")})
-                       .dump());
+  harness_.SendRaw(
+      json::array({Request("b1", "ping"), Notification("notifications/initialized"),
+                   Request("b2", "tools/call", {{"name", "echo"}, {"arguments", {{"text", "x"}}}}),
+                   json(17), Request("b3", "no/such")})
+          .dump());
   auto batch_reply = harness_.At(1);  // [0] is the initialize response
   ASSERT_TRUE(batch_reply);
   ASSERT_TRUE(batch_reply->is_array()) << batch_reply->dump();

@@ -31,19 +31,23 @@ inline ToolRegistry MakeTestTools() {
              .input_schema = ObjectSchema({{"text", {{"type", "string"}, {"minLength", 1}}}},
                                           json::array({"text"})),
              .output_schema = ObjectSchema({{"text", {{"type", "string"}}}}),
-             .annotations = {.title = "Echo", .read_only = true, .destructive = false,
-                             .idempotent = true, .open_world = false},
+             .annotations = {.title = "Echo",
+                             .read_only = true,
+                             .destructive = false,
+                             .idempotent = true,
+                             .open_world = false},
              .handler = [](const json& arguments, ToolContext&) {
                spdlog::info("echo tool says hello");
                std::string text = arguments["text"];
                return ToolResult::Text(text, json{{"text", text}});
              }});
-  tools.Add({.name = "scalar",
-             .description = "Structured content that is not an object.",
-             .input_schema = {{"type", "object"}, {"additionalProperties", false}},
-             .output_schema = {{"type", "integer"}},
-             .annotations = {},
-             .handler = [](const json&, ToolContext&) { return ToolResult::Text("42", json(42)); }});
+  tools.Add(
+      {.name = "scalar",
+       .description = "Structured content that is not an object.",
+       .input_schema = {{"type", "object"}, {"additionalProperties", false}},
+       .output_schema = {{"type", "integer"}},
+       .annotations = {},
+       .handler = [](const json&, ToolContext&) { return ToolResult::Text("42", json(42)); }});
   tools.Add({.name = "fails",
              .description = "A tool-level failure.",
              .input_schema = {{"type", "object"}},
@@ -58,14 +62,15 @@ inline ToolRegistry MakeTestTools() {
              .handler = [](const json&, ToolContext&) -> ToolResult {
                throw std::runtime_error("boom");
              }});
-  tools.Add({.name = "has_params",
-             .description = "Has a real argument called params.",
-             .input_schema = ObjectSchema({{"params", {{"type", "object"}}}}, json::array({"params"})),
-             .output_schema = nullptr,
-             .annotations = {},
-             .handler = [](const json& arguments, ToolContext&) {
-               return ToolResult::Text(arguments.dump());
-             }});
+  tools.Add(
+      {.name = "has_params",
+       .description = "Has a real argument called params.",
+       .input_schema = ObjectSchema({{"params", {{"type", "object"}}}}, json::array({"params"})),
+       .output_schema = nullptr,
+       .annotations = {},
+       .handler = [](const json& arguments, ToolContext&) {
+         return ToolResult::Text(arguments.dump());
+       }});
   tools.Add({.name = "wait_for_cancel",
              .description = "Runs until cancelled (at most 5 s).",
              .input_schema = {{"type", "object"}},
@@ -82,9 +87,9 @@ inline ToolRegistry MakeTestTools() {
              }});
   tools.Add({.name = "ask",
              .description = "Asks the client `count` times.",
-             .input_schema = ObjectSchema(
-                 {{"method", {{"type", "string"}}}, {"count", {{"type", "integer"}}}},
-                 json::array({"method"})),
+             .input_schema =
+                 ObjectSchema({{"method", {{"type", "string"}}}, {"count", {{"type", "integer"}}}},
+                              json::array({"method"})),
              .output_schema = nullptr,
              .annotations = {},
              .handler = [](const json& arguments, ToolContext& context) {
@@ -96,8 +101,8 @@ inline ToolRegistry MakeTestTools() {
                  if (!answer) return ToolResult::Failure("ask failed: " + answer.error());
                  answers.push_back(*answer);
                }
-               return ToolResult::Text(answers.dump(), json{{"answers", answers},
-                                                            {"client", context.ClientName()}});
+               return ToolResult::Text(
+                   answers.dump(), json{{"answers", answers}, {"client", context.ClientName()}});
              }});
   return tools;
 }
@@ -109,11 +114,10 @@ inline ResourceRegistry MakeTestResources() {
                  .description = "Resource A",
                  .mime_type = "text/plain",
                  .read = [] { return Result<std::string>("A"); }});
-  resources.Add({.uri = "test://broken",
-                 .name = "broken",
-                 .description = "",
-                 .mime_type = "",
-                 .read = [] { return Result<std::string>(Fail("disk on fire")); }});
+  resources.Add(
+      {.uri = "test://broken", .name = "broken", .description = "", .mime_type = "", .read = [] {
+         return Result<std::string>(Fail("disk on fire"));
+       }});
   return resources;
 }
 

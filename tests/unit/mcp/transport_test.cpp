@@ -1,3 +1,5 @@
+#include "togmal/mcp/transport.h"
+
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -6,8 +8,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include "togmal/mcp/transport.h"
 
 namespace togmal::mcp {
 namespace {
@@ -46,7 +46,8 @@ class Pipes {
     std::string all;
     char buffer[4096];
     ssize_t n;
-    while ((n = read(out_[0], buffer, sizeof buffer)) > 0) all.append(buffer, static_cast<std::size_t>(n));
+    while ((n = read(out_[0], buffer, sizeof buffer)) > 0)
+      all.append(buffer, static_cast<std::size_t>(n));
     return all;
   }
   int in() const { return in_[0]; }
@@ -69,7 +70,8 @@ TEST(StdioTransportTest, SplitsLinesAndEndsAtEof) {
     ASSERT_EQ(line.kind, IncomingLine::Kind::kMessage);
     lines.push_back(line.text);
   }
-  EXPECT_EQ(lines, (std::vector<std::string>{"{\"a\":1}", "{\"b\":2}", "", "last-without-newline"}));
+  EXPECT_EQ(lines,
+            (std::vector<std::string>{"{\"a\":1}", "{\"b\":2}", "", "last-without-newline"}));
   EXPECT_EQ(transport.Receive().kind, IncomingLine::Kind::kClosed);  // stays closed
 }
 

@@ -22,8 +22,8 @@ TEST(CheckCli, PrintsLevelDecisionAndReasonAsText) {
 }
 
 TEST(CheckCli, JsonForACommandLine) {
-  auto out = RunProcess({TogmalBinary(), "check", "--json", "--cwd", "/p", "ls && npm test"},
-                        "", IsolatedConfig());
+  auto out = RunProcess({TogmalBinary(), "check", "--json", "--cwd", "/p", "ls && npm test"}, "",
+                        IsolatedConfig());
   ASSERT_EQ(out.exit_code, 0) << out.err;
   const auto json = nlohmann::json::parse(out.out);
   EXPECT_EQ(json["level"], "L1");
@@ -44,8 +44,9 @@ TEST(CheckCli, ClassifiesToolCalls) {
                         "", IsolatedConfig());
   ASSERT_EQ(out.exit_code, 0) << out.err;
   EXPECT_EQ(nlohmann::json::parse(out.out)["level"], "L1");
-  out = RunProcess({TogmalBinary(), "check", "--tool", "Read", "--input", R"({"file_path":".env"})"},
-                   "", IsolatedConfig());
+  out =
+      RunProcess({TogmalBinary(), "check", "--tool", "Read", "--input", R"({"file_path":".env"})"},
+                 "", IsolatedConfig());
   EXPECT_EQ(out.out.rfind("L2 ask", 0), 0u) << out.out;
 }
 
@@ -65,8 +66,8 @@ TEST(CheckCli, UsesTheUsersTables) {
                        "commands:\n  curl: {level: L1, why: Trusted.}\n")
                 .exit_code,
             0);
-  auto out = RunProcess({TogmalBinary(), "check", "curl", "x"}, "",
-                        {{"XDG_CONFIG_HOME", dir.path()}});
+  auto out =
+      RunProcess({TogmalBinary(), "check", "curl", "x"}, "", {{"XDG_CONFIG_HOME", dir.path()}});
   EXPECT_EQ(out.out.rfind("L1 allow: Trusted.", 0), 0u) << out.out << out.err;
 }
 

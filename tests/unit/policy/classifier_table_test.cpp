@@ -91,7 +91,8 @@ const Classifier& Compiled() {
 const Classifier& Embedded() {
   static const Classifier classifier = [] {
     setenv("HOME", "/home/user", 1);
-    auto loaded = Classifier::FromYaml(*util::FindEmbeddedFile("classifier.yaml"), "classifier.yaml");
+    auto loaded =
+        Classifier::FromYaml(*util::FindEmbeddedFile("classifier.yaml"), "classifier.yaml");
     if (!loaded) {
       ADD_FAILURE() << loaded.error();
       std::abort();

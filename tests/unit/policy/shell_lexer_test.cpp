@@ -33,20 +33,18 @@ TEST_P(LexerQuoting, RemovesQuotesLikeBash) {
 
 INSTANTIATE_TEST_SUITE_P(
     Table, LexerQuoting,
-    ::testing::Values(QuoteCase{"ls -la", {"ls", "-la"}},
-                      QuoteCase{"g'i't push -f", {"git", "push", "-f"}},
-                      QuoteCase{R"("rm" "-rf" x)", {"rm", "-rf", "x"}},
-                      QuoteCase{R"(\rm -rf x)", {"rm", "-rf", "x"}},
-                      QuoteCase{R"(echo "a \"b\" \$c \\ d")", {"echo", R"(a "b" $c \ d)"}},
-                      QuoteCase{R"(echo 'a "b" $c')", {"echo", R"(a "b" $c)"}},
-                      QuoteCase{R"(echo $'a\tb\x41\'')", {"echo", "a\tbA'"}},
-                      QuoteCase{"echo a\\\nb", {"echo", "ab"}},
-                      QuoteCase{"echo foo\\ bar", {"echo", "foo bar"}},
-                      QuoteCase{R"(echo "")", {"echo", ""}},
-                      QuoteCase{"echo {a,b} ~/x", {"echo", "{a,b}", "~/x"}},
-                      QuoteCase{"echo $HOME ${PATH:-x}", {"echo", "$HOME", "${PATH:-x}"}},
-                      QuoteCase{"echo $((1 + 2))", {"echo", "$((1 + 2))"}},
-                      QuoteCase{"arr=(a b c)", {}}));
+    ::testing::Values(
+        QuoteCase{"ls -la", {"ls", "-la"}}, QuoteCase{"g'i't push -f", {"git", "push", "-f"}},
+        QuoteCase{R"("rm" "-rf" x)", {"rm", "-rf", "x"}},
+        QuoteCase{R"(\rm -rf x)", {"rm", "-rf", "x"}},
+        QuoteCase{R"(echo "a \"b\" \$c \\ d")", {"echo", R"(a "b" $c \ d)"}},
+        QuoteCase{R"(echo 'a "b" $c')", {"echo", R"(a "b" $c)"}},
+        QuoteCase{R"(echo $'a\tb\x41\'')", {"echo", "a\tbA'"}},
+        QuoteCase{"echo a\\\nb", {"echo", "ab"}}, QuoteCase{"echo foo\\ bar", {"echo", "foo bar"}},
+        QuoteCase{R"(echo "")", {"echo", ""}},
+        QuoteCase{"echo {a,b} ~/x", {"echo", "{a,b}", "~/x"}},
+        QuoteCase{"echo $HOME ${PATH:-x}", {"echo", "$HOME", "${PATH:-x}"}},
+        QuoteCase{"echo $((1 + 2))", {"echo", "$((1 + 2))"}}, QuoteCase{"arr=(a b c)", {}}));
 
 TEST(Lexer, SplitsOnEveryConnector) {
   const LexResult result = Lex("a && b || c; d | e & f\ng");
@@ -117,11 +115,19 @@ TEST(Lexer, NestedSubstitutions) {
 }
 
 TEST(Lexer, SubshellsGroupsAndKeywords) {
-  const LexResult result =
-      Lex("(cd x && make) | tee log; { a; b; } > out; if c; then d; else e; fi; while f; do g; done");
-  EXPECT_EQ(AllArgv(result),
-            (std::vector<Argv>{{"cd", "x"}, {"make"}, {"tee", "log"}, {}, {"a"}, {"b"}, {"c"},
-                               {"d"}, {"e"}, {"f"}, {"g"}}));
+  const LexResult result = Lex(
+      "(cd x && make) | tee log; { a; b; } > out; if c; then d; else e; fi; while f; do g; done");
+  EXPECT_EQ(AllArgv(result), (std::vector<Argv>{{"cd", "x"},
+                                                {"make"},
+                                                {"tee", "log"},
+                                                {},
+                                                {"a"},
+                                                {"b"},
+                                                {"c"},
+                                                {"d"},
+                                                {"e"},
+                                                {"f"},
+                                                {"g"}}));
   EXPECT_EQ(result.commands[0].nesting, Nesting::kSubshell);
   EXPECT_EQ(result.commands[2].pipe_from, 1);  // the subshell's last command
   EXPECT_EQ(result.commands[4].nesting, Nesting::kGroup);
@@ -214,7 +220,8 @@ TEST(Lexer, OneMegabyteIsLinear) {
   const LexResult result = Lex(big);
   const auto elapsed = std::chrono::steady_clock::now() - start;
   EXPECT_GT(result.commands.size(), 50000u);
-  EXPECT_LT(std::chrono::duration_cast<std::chrono::seconds>(elapsed).count(), 30);  // quadratic: hours
+  EXPECT_LT(std::chrono::duration_cast<std::chrono::seconds>(elapsed).count(),
+            30);  // quadratic: hours
   std::string unterminated = "echo \"" + std::string(1 << 20, 'a');
   EXPECT_FALSE(Lex(unterminated).complete());
 }

@@ -2,10 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include "scoped_env.h"
-
 #include <string>
 
+#include "scoped_env.h"
 #include "togmal/rules/rule_loader.h"
 
 namespace togmal::rules {
@@ -43,13 +42,19 @@ class LevelMapping : public ::testing::TestWithParam<LevelCase> {};
 
 TEST_P(LevelMapping, DefaultMappingWhenNoRuleMatches) {
   RuleSet none;
-  auto decision = Decide(none, Bash(GetParam().level), {{static_cast<policy::Level>(GetParam().level), "because", "ls"}},
-                         DecisionSettings{});
+  auto decision =
+      Decide(none, Bash(GetParam().level),
+             {{static_cast<policy::Level>(GetParam().level), "because", "ls"}}, DecisionSettings{});
   ASSERT_TRUE(decision.ok()) << decision.error();
   EXPECT_EQ(decision->permission, GetParam().permission);
   EXPECT_EQ(decision->source, Source::kClassifier);
   EXPECT_EQ(!decision->notice.empty(), GetParam().notice);
-  EXPECT_EQ(decision->reason.rfind("togmal " + std::string(policy::LevelName(static_cast<policy::Level>(GetParam().level))) + ": because", 0), 0u)
+  EXPECT_EQ(
+      decision->reason.rfind(
+          "togmal " + std::string(policy::LevelName(static_cast<policy::Level>(GetParam().level))) +
+              ": because",
+          0),
+      0u)
       << decision->reason;
 }
 
@@ -94,7 +99,8 @@ TEST(Decision, EmbeddedSettingsHaveTheDefaultMapping) {
 }
 
 TEST(Decision, AnInvalidHookSectionIsLeftOutNotApplied) {
-  auto layer = util::ParseSettingsLayer("hook:\n  levels: {L3: allow}\n  on_error: allow\n", "u.yaml");
+  auto layer =
+      util::ParseSettingsLayer("hook:\n  levels: {L3: allow}\n  on_error: allow\n", "u.yaml");
   ASSERT_TRUE(layer.ok());
   std::vector<std::string> ignored;
   DecisionSettings settings = DecisionSettingsFrom({*layer}, ignored);
@@ -191,13 +197,12 @@ TEST(Decision, HugeSegmentsAreShortenedOnACharacterBoundary) {
   std::string segment = "echo " + std::string(100000, 'x') + "\xC3\xA9";
   std::string multibyte;
   for (int i = 0; i < 1000; ++i) multibyte += "\xC3\xA9";  // é
-  auto decision =
-      Decide(RuleSet{}, Bash(2, segment), {{policy::Level::kL2, multibyte, segment}},
-             DecisionSettings{});
+  auto decision = Decide(RuleSet{}, Bash(2, segment), {{policy::Level::kL2, multibyte, segment}},
+                         DecisionSettings{});
   ASSERT_TRUE(decision.ok());
   EXPECT_LE(decision->reason.size(), 1100u);
   // dump() throws on invalid UTF-8: a cut in the middle of é would fail here.
-    EXPECT_NO_THROW((void)DecisionJson(*decision).dump());
+  EXPECT_NO_THROW((void)DecisionJson(*decision).dump());
 }
 
 }  // namespace

@@ -154,11 +154,19 @@ INSTANTIATE_TEST_SUITE_P(
         MatchCase{"agent id", With(Call("Read"), [](Facts& f) { f.agent_id = "agent-77"; }),
                   "agent-id"},
         MatchCase{"main agent has no id", Call("Glob"), ""},
-        MatchCase{"level >=", With(Call("Anything"), [](Facts& f) { f.level = static_cast<policy::Level>(3); }), "level-ge"},
-        MatchCase{"level ==", With(Call("Glob"), [](Facts& f) { f.level = static_cast<policy::Level>(2); }), "level-eq"},
-        MatchCase{"level == miss", With(Call("Glob"), [](Facts& f) { f.level = static_cast<policy::Level>(1); }), ""},
+        MatchCase{"level >=",
+                  With(Call("Anything"), [](Facts& f) { f.level = static_cast<policy::Level>(3); }),
+                  "level-ge"},
+        MatchCase{"level ==",
+                  With(Call("Glob"), [](Facts& f) { f.level = static_cast<policy::Level>(2); }),
+                  "level-eq"},
+        MatchCase{"level == miss",
+                  With(Call("Glob"), [](Facts& f) { f.level = static_cast<policy::Level>(1); }),
+                  ""},
         MatchCase{"level <", Call("Read", {{"file_path", "a"}}), "level-lt"},
-        MatchCase{"level < miss", With(Call("Read"), [](Facts& f) { f.level = static_cast<policy::Level>(1); }), ""}));
+        MatchCase{"level < miss",
+                  With(Call("Read"), [](Facts& f) { f.level = static_cast<policy::Level>(1); }),
+                  ""}));
 
 TEST(Engine, LowerPriorityWinsRegardlessOfFileOrder) {
   RuleSet set = Parse(R"(

@@ -5,10 +5,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "process.h"
 #include "rules_raw.h"
@@ -34,9 +33,10 @@ nlohmann::json Describe(const Condition& condition) {
                         {"patterns", nlohmann::json::array()},
                         {"children", nlohmann::json::array()}};
   for (const Pattern& pattern : condition.patterns) {
-    out["patterns"].push_back(pattern.regex ? nlohmann::json{{"regex", pattern.regex->pattern()}}
-                                            : nlohmann::json{{"glob", pattern.glob->pattern()},
-                                                             {"ci", pattern.glob->case_insensitive()}});
+    out["patterns"].push_back(pattern.regex
+                                  ? nlohmann::json{{"regex", pattern.regex->pattern()}}
+                                  : nlohmann::json{{"glob", pattern.glob->pattern()},
+                                                   {"ci", pattern.glob->case_insensitive()}});
   }
   for (const Condition& child : condition.children) out["children"].push_back(Describe(child));
   return out;
@@ -139,8 +139,8 @@ TEST(RuleLoader, CompiledBuiltinRulesAreTheEmbeddedYaml) {
   // The hook reads the built-in rules as the constant data compiled at build
   // time; it must say exactly what config/rules.yaml says, down to the lines.
   auto compiled = BuiltinRuleFile();
-  auto parsed = ParseRuleFile(*util::FindEmbeddedFile("rules.yaml"),
-                              std::string(kBuiltinRulesName), Layer::kBuiltin);
+  auto parsed = ParseRuleFile(*util::FindEmbeddedFile("rules.yaml"), std::string(kBuiltinRulesName),
+                              Layer::kBuiltin);
   ASSERT_TRUE(compiled.ok()) << compiled.error();
   ASSERT_TRUE(parsed.ok()) << parsed.error();
   EXPECT_FALSE(compiled->rules.empty());
@@ -148,11 +148,12 @@ TEST(RuleLoader, CompiledBuiltinRulesAreTheEmbeddedYaml) {
 }
 
 TEST(RuleLoader, CompiledRulesKeepEveryConditionKind) {
-  const fs::path fixture = fs::path(TOGMAL_SOURCE_DIR) / "tests/unit/rules/every_condition_kind.yaml";
+  const fs::path fixture =
+      fs::path(TOGMAL_SOURCE_DIR) / "tests/unit/rules/every_condition_kind.yaml";
   auto parsed = ReadRuleFile(fixture, Layer::kUser, /*compile_regexes=*/true);
   ASSERT_TRUE(parsed.ok()) << parsed.error();
-  const std::vector<Rule> compiled = RulesFromRaw(kEveryConditionKindRules, fixture.string(),
-                                                  Layer::kUser);
+  const std::vector<Rule> compiled =
+      RulesFromRaw(kEveryConditionKindRules, fixture.string(), Layer::kUser);
   const nlohmann::json expected = Describe(parsed->rules);
   EXPECT_EQ(Describe(compiled), expected);
   ASSERT_EQ(compiled.size(), 2u);

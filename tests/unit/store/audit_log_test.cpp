@@ -1,8 +1,8 @@
 #include "togmal/store/audit_log.h"
 
+#include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
 
-#include <SQLiteCpp/Database.h>
 #include <cstdlib>
 
 #include "store_test_support.h"
@@ -84,7 +84,7 @@ TEST_F(AuditLogTest, HashIsSha256OfCanonicalJsonPlusPrevHash) {
   // Sorted keys, no whitespace.
   EXPECT_EQ(canonical.rfind("{\"decision\":\"allow\",\"detail\":null,\"id\":1,", 0), 0u)
       << canonical;
-  EXPECT_EQ(canonical.find(' ' ), canonical.find("echo 1") + 4);  // only inside the command
+  EXPECT_EQ(canonical.find(' '), canonical.find("echo 1") + 4);  // only inside the command
   // Changing any field changes the hash; so does prev_hash.
   const std::string hash = ComputeEntryHash(entry, kGenesisHash);
   AuditEntry changed = entry;
@@ -103,7 +103,8 @@ TEST(AuditHash, KnownAnswer) {
             R"({"decision":"","detail":null,"id":1,"input":null,"kind":"decision",)"
             R"("latency_us":0,"level":"","reasons":null,"rule":"","session":"","source":"",)"
             R"("time":"t","tool_name":""})");
-  EXPECT_EQ(ComputeEntryHash(entry, kGenesisHash), "b88970d110b81b6dad261a55ca3efb9449da3b1a895c6910672d144a3ec858eb");
+  EXPECT_EQ(ComputeEntryHash(entry, kGenesisHash),
+            "b88970d110b81b6dad261a55ca3efb9449da3b1a895c6910672d144a3ec858eb");
 }
 
 TEST_F(AuditLogTest, RedactsInputAndReasonsUnlessRawIsOptedIn) {
@@ -170,7 +171,8 @@ INSTANTIATE_TEST_SUITE_P(
                    "does not match its hash", 3},
         TamperCase{"hash", "UPDATE audit SET hash = lower(hex(randomblob(32))) WHERE id = 3",
                    "does not match its hash", 3},
-        TamperCase{"prev_hash", "UPDATE audit SET prev_hash = lower(hex(randomblob(32))) WHERE id = 3",
+        TamperCase{"prev_hash",
+                   "UPDATE audit SET prev_hash = lower(hex(randomblob(32))) WHERE id = 3",
                    "does not chain", 3},
         TamperCase{"deleted_middle", "DELETE FROM audit WHERE id = 3", "missing", 4},
         TamperCase{"deleted_first", "DELETE FROM audit WHERE id = 1", "missing", 2},
@@ -183,8 +185,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST_F(AuditLogTest, TamperWithTheSqlite3CommandLineIsFound) {
   AppendDecisions(4);
   db_ = Database::OpenInMemory().value();  // let go of the file
-  const std::string command = "sqlite3 '" + temp_.path() +
-                              "' \"UPDATE audit SET level = 'L0' WHERE id = 2\" 2>&1";
+  const std::string command =
+      "sqlite3 '" + temp_.path() + "' \"UPDATE audit SET level = 'L0' WHERE id = 2\" 2>&1";
   ASSERT_EQ(std::system(command.c_str()), 0) << "sqlite3 CLI missing?";
   auto reopened = Database::Open(temp_.path());
   ASSERT_TRUE(reopened.ok()) << reopened.error();

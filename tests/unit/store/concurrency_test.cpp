@@ -1,11 +1,11 @@
 // Real processes against one database file: concurrent writers keep one
 // chain, a writer killed mid-burst loses nothing it acknowledged.
+#include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <SQLiteCpp/Database.h>
 #include <cstdio>
 #include <set>
 #include <string>

@@ -1,11 +1,11 @@
 #include "togmal/store/database.h"
 
-#include <gtest/gtest.h>
-#include <sys/stat.h>
-
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Transaction.h>
+#include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -16,8 +16,8 @@
 namespace togmal::store {
 namespace {
 
-using togmal::testing::ScopedEnv;
 using testing::TempDatabase;
+using togmal::testing::ScopedEnv;
 namespace fs = std::filesystem;
 
 mode_t ModeOf(const std::string& path) {
@@ -194,8 +194,7 @@ TEST(Database, UncreatableLocationIsAClearError) {
   std::ofstream(blocker) << "x";
   auto db = Database::Open(blocker + "/sub/togmal.db");
   ASSERT_FALSE(db.ok());
-  EXPECT_NE(db.error().find("cannot create the database folder"), std::string::npos)
-      << db.error();
+  EXPECT_NE(db.error().find("cannot create the database folder"), std::string::npos) << db.error();
 }
 
 TEST(Database, FolderAsPathIsAClearError) {

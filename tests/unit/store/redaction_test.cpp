@@ -56,7 +56,8 @@ INSTANTIATE_TEST_SUITE_P(
         RedactionCase{"apikey_without_underscore", "set APIKEY: abc123", "set APIKEY: [REDACTED]"},
         RedactionCase{"api_key_header", "curl -H 'X-Api-Key: abc123' https://api.example.com",
                       "curl -H 'X-Api-Key: [REDACTED]' https://api.example.com"},
-        RedactionCase{"upper_case_url_scheme", "HTTPS://user:pw@host/x", "HTTPS://user:[REDACTED]@host/x"},
+        RedactionCase{"upper_case_url_scheme", "HTTPS://user:pw@host/x",
+                      "HTTPS://user:[REDACTED]@host/x"},
         RedactionCase{"harmless_text_untouched", "ls -la src && git status",
                       "ls -la src && git status"},
         RedactionCase{"harmless_assignment_untouched", "DEBUG=1 NODE_ENV=production make",
@@ -75,16 +76,21 @@ INSTANTIATE_TEST_SUITE_P(
                       "[REDACTED] here"},
         RedactionCase{"jwt", "cookie eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abcdefghijklmnop x",
                       "cookie [REDACTED] x"},
-        RedactionCase{"mysql_password", "mysql -u root -phunter2 app", "mysql -u root -p[REDACTED] app"},
+        RedactionCase{"mysql_password", "mysql -u root -phunter2 app",
+                      "mysql -u root -p[REDACTED] app"},
         RedactionCase{"mysqldump_quoted", "mysqldump -p'my pw' db > d.sql",
                       "mysqldump -p[REDACTED] db > d.sql"},
-        RedactionCase{"mkdir_p_untouched", "mkdir -p build && ssh -p 22 host", "mkdir -p build && ssh -p 22 host"},
+        RedactionCase{"mkdir_p_untouched", "mkdir -p build && ssh -p 22 host",
+                      "mkdir -p build && ssh -p 22 host"},
         RedactionCase{"sshpass", "sshpass -p s3cret ssh host", "sshpass -p [REDACTED] ssh host"},
-        RedactionCase{"password_flag", "app --password hunter2 run", "app --password [REDACTED] run"},
-        RedactionCase{"curl_user", "curl -u admin:hunter2 https://x", "curl -u admin:[REDACTED] https://x"},
-        RedactionCase{"pgp_private_key",
-                      "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF\n-----END PGP PRIVATE KEY BLOCK-----",
-                      "[REDACTED]"}),
+        RedactionCase{"password_flag", "app --password hunter2 run",
+                      "app --password [REDACTED] run"},
+        RedactionCase{"curl_user", "curl -u admin:hunter2 https://x",
+                      "curl -u admin:[REDACTED] https://x"},
+        RedactionCase{
+            "pgp_private_key",
+            "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF\n-----END PGP PRIVATE KEY BLOCK-----",
+            "[REDACTED]"}),
     [](const auto& test_info) { return std::string(test_info.param.name); });
 
 TEST(RedactionJson, RedactsStringsDeepAndSecretNamedMembers) {
@@ -93,7 +99,8 @@ TEST(RedactionJson, RedactsStringsDeepAndSecretNamedMembers) {
       {"env", {{"password", "plain words"}, {"max_tokens", 5}, {"path", "/tmp"}}},
       {"list", {"sk-ant-abcdefghijklmnopqrstu", 3}}};
   const nlohmann::json output = RedactSecretsInJson(input);
-  EXPECT_EQ(output["command"], "curl -u admin:[REDACTED] https://x -H 'Authorization: Bearer [REDACTED]'");
+  EXPECT_EQ(output["command"],
+            "curl -u admin:[REDACTED] https://x -H 'Authorization: Bearer [REDACTED]'");
   EXPECT_EQ(output["env"]["password"], "[REDACTED]");
   EXPECT_EQ(output["env"]["max_tokens"], 5);
   EXPECT_EQ(output["env"]["path"], "/tmp");

@@ -24,8 +24,8 @@ TEST(StoreSettings, AuditSyncIsNormalOrFull) {
   auto normal = ParseStoreSettings("audit:\n  sync: normal\n", "user.yaml", *full);
   ASSERT_TRUE(normal.ok()) << normal.error();
   EXPECT_FALSE(normal->audit_sync_full);
-  for (const char* bad : {"audit:\n  sync: always\n", "audit:\n  sync: [full]\n",
-                          "audit:\n  sync: FULL\n"}) {
+  for (const char* bad :
+       {"audit:\n  sync: always\n", "audit:\n  sync: [full]\n", "audit:\n  sync: FULL\n"}) {
     auto parsed = ParseStoreSettings(bad, "user.yaml");
     ASSERT_FALSE(parsed.ok()) << bad;
     EXPECT_EQ(parsed.error(), "user.yaml:2: audit.sync must be normal or full") << bad;
@@ -49,8 +49,7 @@ TEST(StoreSettings, ErrorsNameFileAndLine) {
   EXPECT_EQ(bad.error(), "user.yaml:3: taxonomy.capacity must be a number");
   auto range = ParseStoreSettings("audit:\n  retention_days: -1\n", "user.yaml");
   ASSERT_FALSE(range.ok());
-  EXPECT_NE(range.error().find("user.yaml:2: audit.retention_days must be 0 to"),
-            std::string::npos)
+  EXPECT_NE(range.error().find("user.yaml:2: audit.retention_days must be 0 to"), std::string::npos)
       << range.error();
   auto syntax = ParseStoreSettings("audit: [\n", "user.yaml");
   ASSERT_FALSE(syntax.ok());

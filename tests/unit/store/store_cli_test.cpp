@@ -227,8 +227,7 @@ TEST_F(StoreCli, StatsUsesTheConfiguredCapacity) {
   std::ofstream(temp_.dir() + "/config/togmal/settings.yaml") << "taxonomy:\n  capacity: x\n";
   ProcessOutput bad = Run({"stats", "--db", temp_.path()});
   EXPECT_EQ(bad.exit_code, 78);
-  EXPECT_NE(bad.err.find("settings.yaml:2: taxonomy.capacity must be a number"),
-            std::string::npos)
+  EXPECT_NE(bad.err.find("settings.yaml:2: taxonomy.capacity must be a number"), std::string::npos)
       << bad.err;
 }
 

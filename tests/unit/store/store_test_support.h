@@ -2,9 +2,9 @@
 // Helpers shared by the store tests: a fresh database in a temp folder, raw
 // SQL access for tampering, environment overrides.
 
+#include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
 
-#include <SQLiteCpp/Database.h>
 #include <string>
 
 #include "process.h"

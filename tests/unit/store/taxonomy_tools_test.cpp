@@ -24,8 +24,7 @@ class FakeContext : public mcp::ToolContext {
   bool ClientSupports(mcp::ClientFeature feature) const override {
     return feature == mcp::ClientFeature::kElicitation && elicitation;
   }
-  Result<json> Ask(const std::string& key, const std::string& method,
-                   const json& params) override {
+  Result<json> Ask(const std::string& key, const std::string& method, const json& params) override {
     asked.push_back({{"key", key}, {"method", method}, {"params", params}});
     if (interrupt_first && asked.size() == 1) throw Interrupt{};
     return answer;
@@ -174,15 +173,16 @@ TEST_P(SubmitRefusal, IsCancelledAndStoresNothing) {
   EXPECT_TRUE(changed_.empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Answers, SubmitRefusal,
-    ::testing::Values(RefusalCase{"decline", false, {{"action", "decline"}}},
-                      RefusalCase{"cancel", false, {{"action", "cancel"}}},
-                      RefusalCase{"accept_but_unchecked", false,
-                                  {{"action", "accept"}, {"content", {{"confirm", false}}}}},
-                      RefusalCase{"garbage", false, {{"weird", 1}}},
-                      RefusalCase{"ask_failed", true, nullptr}),
-    [](const auto& test_info) { return std::string(test_info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Answers, SubmitRefusal,
+                         ::testing::Values(RefusalCase{"decline", false, {{"action", "decline"}}},
+                                           RefusalCase{"cancel", false, {{"action", "cancel"}}},
+                                           RefusalCase{"accept_but_unchecked",
+                                                       false,
+                                                       {{"action", "accept"},
+                                                        {"content", {{"confirm", false}}}}},
+                                           RefusalCase{"garbage", false, {{"weird", 1}}},
+                                           RefusalCase{"ask_failed", true, nullptr}),
+                         [](const auto& test_info) { return std::string(test_info.param.name); });
 
 TEST_F(TaxonomyToolsTest, ModernEraRerunStoresOnlyAfterTheAnswer) {
   context_.elicitation = true;
@@ -243,8 +243,8 @@ TEST_F(TaxonomyToolsTest, GetTaxonomyPaginatesFiltersAndSearches) {
   auto severe = Call("togmal_get_taxonomy", {{"min_severity", "critical"}});
   EXPECT_EQ((*severe.structured)["total"], 3);
 
-  auto search = Call("togmal_get_taxonomy", {{"query", "colloidal silver"},
-                                             {"response_format", "json"}});
+  auto search =
+      Call("togmal_get_taxonomy", {{"query", "colloidal silver"}, {"response_format", "json"}});
   ASSERT_FALSE(search.is_error) << Text(search);
   ASSERT_EQ((*search.structured)["total"], 1);
   EXPECT_TRUE((*search.structured)["entries"][0].contains("score"));

@@ -6,11 +6,10 @@
 #include "togmal/util/settings_layers.h"
 
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
 #include <filesystem>
 #include <fstream>
-#include <yaml-cpp/yaml.h>
-
 #include <set>
 #include <string>
 
@@ -69,9 +68,7 @@ TEST(SettingsLayers, AnUnusableUserFileIsLeftOutAndNamed) {
   togmal::testing::TempDir dir;
   togmal::testing::ScopedEnv config("XDG_CONFIG_HOME", dir.path().c_str());
   std::filesystem::create_directories(dir.path() + "/togmal");
-  {
-    std::ofstream(dir.path() + "/togmal/settings.yaml") << "hook: {levels: [\n";
-  }
+  { std::ofstream(dir.path() + "/togmal/settings.yaml") << "hook: {levels: [\n"; }
   SettingsLayers broken = LoadSettingsLayers();
   EXPECT_EQ(broken.layers.size(), 1u);
   ASSERT_EQ(broken.ignored.size(), 1u);
