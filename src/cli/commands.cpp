@@ -10,7 +10,9 @@ std::span<const CommandSpec> Commands() {
       {"audit", "Verify, tail, export or prune the hash-chained audit trail", DefineAudit},
       {"check", "Classify a shell command or tool call: level L0-L3, decision and reasons",
        DefineCheck},
-      {"hook", "Claude Code PreToolUse hook: judge the tool call on stdin, print the decision",
+      {"hook",
+       "Agent host pre-tool hook (Claude Code by default, --host for others): judge the tool "
+       "call on stdin, print the decision",
        DefineHook},
       {"rules", "Validate policy rules, explain a decision, run policy tests", DefineRules},
       {"serve", "Run the MCP server on stdio (both protocol eras)", DefineServe},
