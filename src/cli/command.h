@@ -42,6 +42,7 @@ int Main(int argc, char** argv);
 Action DefineAnalyze(CLI::App& command);
 Action DefineAudit(CLI::App& command);
 Action DefineCheck(CLI::App& command);
+Action DefineDoctor(CLI::App& command);
 Action DefineHook(CLI::App& command);
 Action DefineInstall(CLI::App& command);
 Action DefineRules(CLI::App& command);

@@ -10,6 +10,9 @@ std::span<const CommandSpec> Commands() {
       {"audit", "Verify, tail, export or prune the hash-chained audit trail", DefineAudit},
       {"check", "Classify a shell command or tool call: level L0-L3, decision and reasons",
        DefineCheck},
+      {"doctor",
+       "Check the set-up: hosts that run the hook, configuration layers, database and audit chain",
+       DefineDoctor},
       {"hook",
        "Agent host pre-tool hook (Claude Code by default, --host for others): judge the tool "
        "call on stdin, print the decision",

@@ -13,7 +13,7 @@ namespace {
 TEST(CommandLine, HelpListsEverySubcommand) {
   ProcessOutput output = RunProcess({TogmalBinary(), "--help"}, "");
   EXPECT_EQ(output.exit_code, 0);
-  for (const char* name : {"analyze", "audit", "check", "hook", "install", "rules",
+  for (const char* name : {"analyze", "audit", "check", "doctor", "hook", "install", "rules",
                            "serve", "stats", "statusline", "uninstall", "version"}) {
     EXPECT_NE(output.out.find(std::string("\n  ") + name + " "), std::string::npos)
         << name << " missing from:\n"

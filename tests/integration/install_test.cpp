@@ -246,5 +246,52 @@ TEST_F(Install, StatuslineShowsTheGuardAndTodaysCounts) {
   EXPECT_EQ(on.out, "togmal guarding · today 2 allowed · 1 asked · 1 denied\n");
 }
 
+TEST_F(Install, DoctorOnAHealthySetUp) {
+  ASSERT_EQ(Togmal({"install", "claude-code"}).exit_code, 0);
+  Togmal({"hook"}, json{{"cwd", project_.string()},
+                        {"tool_name", "Bash"},
+                        {"tool_input", {{"command", "ls -la"}}}}
+                       .dump());
+  ProcessOutput out = Togmal({"doctor", "--dir", project_.string()});
+  EXPECT_EQ(out.exit_code, 0) << out.out << out.err;
+  EXPECT_NE(out.out.find("ok       claude-code (user): "), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("audit chain intact (1 entries)"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("allow  L0  Bash"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("no problems found"), std::string::npos) << out.out;
+}
+
+TEST_F(Install, DoctorNamesEachProblemWithItsFix) {
+  // A hook that runs a togmal which is gone, and a rule file that does not parse.
+  Write(
+      home_ / ".cursor/hooks.json",
+      R"({"version": 1, "hooks": {"beforeShellExecution": [{"command": "/gone/togmal hook --host cursor"}]}})");
+  Write(home_ / ".config/togmal/rules.yaml", "rules:\n  - id: broken\n    match: [unclosed\n");
+  ProcessOutput out = Togmal({"doctor", "--dir", project_.string()});
+  EXPECT_EQ(out.exit_code, 1) << out.out << out.err;
+  EXPECT_NE(out.out.find("runs /gone/togmal, which is not an executable file"), std::string::npos)
+      << out.out;
+  EXPECT_NE(out.out.find("fix: togmal install cursor --scope user"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find(
+                "PROBLEM  rules left out: " + (home_ / ".config/togmal/rules.yaml").string() + ":"),
+            std::string::npos)
+      << out.out;
+  EXPECT_NE(out.out.find("problems found"), std::string::npos) << out.out;
+}
+
+TEST_F(Install, DoctorFindsABrokenAuditChain) {
+  Togmal(
+      {"hook"},
+      json{{"cwd", project_.string()}, {"tool_name", "Bash"}, {"tool_input", {{"command", "ls"}}}}
+          .dump());
+  {
+    auto db = store::Database::Open(root_ / "togmal.db");
+    ASSERT_TRUE(db.ok()) << db.error();
+    db->sql().exec("UPDATE audit SET decision = 'deny' WHERE id = 1");
+  }
+  ProcessOutput out = Togmal({"doctor"});
+  EXPECT_EQ(out.exit_code, 1);
+  EXPECT_NE(out.out.find("the audit chain is broken at entry 1"), std::string::npos) << out.out;
+}
+
 }  // namespace
 }  // namespace togmal
