@@ -289,7 +289,8 @@ Result<fs::path> ApplyChange(const FileChange& change, const std::string& stamp)
   const fs::path target = WritablePath(change.file);
   std::error_code error;
   fs::path backup;
-  if (change.existed && !stamp.empty()) {
+  // A file uninstall removes held only what install put there: no backup.
+  if (change.existed && !stamp.empty() && !change.remove) {
     backup = change.file;
     backup += ".togmal-backup-" + stamp;
     fs::copy_file(target, backup, fs::copy_options::overwrite_existing, error);
