@@ -129,6 +129,39 @@ fs::path WritablePath(const fs::path& file) {
   return file;
 }
 
+// Writes `text` to a temporary file beside `target` and renames it over
+// `target`, so that a reader sees the old file or the new one, never half.
+Result<void> WriteAtomically(const fs::path& target, const std::string& text,
+                             bool keep_permissions) {
+  std::error_code error;
+  fs::create_directories(target.parent_path(), error);
+  if (error) {
+    return Fail("could not create " + target.parent_path().string() + ": " + error.message());
+  }
+  fs::path temporary = target;
+  temporary += ".togmal-tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) {
+      fs::remove(temporary, error);
+      return Fail("could not write " + temporary.string());
+    }
+  }
+  if (keep_permissions) {
+    const auto permissions = fs::status(target, error).permissions();
+    if (!error) fs::permissions(temporary, permissions, error);
+  }
+  fs::rename(temporary, target, error);
+  if (error) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    return Fail("could not replace " + target.string() + ": " + error.message());
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<Manifest> LoadManifest(const fs::path& path) {
@@ -155,14 +188,7 @@ Result<void> SaveManifest(const fs::path& path, const Manifest& manifest) {
   for (const auto& [name, entry] : manifest.files) {
     files[name] = {{"created_file", entry.created_file}, {"created", entry.created}};
   }
-  FileChange change;
-  change.file = path;
-  change.existed = fs::exists(path);
-  change.after = RenderJson({{"version", 1}, {"files", files}}, {});
-  change.before = change.existed ? std::string("(old)") : std::string();
-  auto written = ApplyChange(change, "");
-  if (!written) return Fail(written.error());
-  return {};
+  return WriteAtomically(path, RenderJson({{"version", 1}, {"files", files}}, {}), false);
 }
 
 Result<FileChange> PlanInstall(const FilePlan& plan) {
@@ -301,29 +327,8 @@ Result<fs::path> ApplyChange(const FileChange& change, const std::string& stamp)
     if (error) return Fail("could not remove " + target.string() + ": " + error.message());
     return backup;
   }
-  fs::create_directories(target.parent_path(), error);
-  if (error)
-    return Fail("could not create " + target.parent_path().string() + ": " + error.message());
-  fs::path temporary = target;
-  temporary += ".togmal-tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << change.after;
-    out.close();
-    if (!out) {
-      fs::remove(temporary, error);
-      return Fail("could not write " + temporary.string());
-    }
-  }
-  if (change.existed) {
-    const auto permissions = fs::status(target, error).permissions();
-    if (!error) fs::permissions(temporary, permissions, error);
-  }
-  fs::rename(temporary, target, error);
-  if (error) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    return Fail("could not replace " + target.string() + ": " + error.message());
+  if (auto written = WriteAtomically(target, change.after, change.existed); !written) {
+    return Fail(written.error());
   }
   return backup;
 }
