@@ -64,12 +64,14 @@ fs::path FindOnPath(const std::string& program) {
   return {};
 }
 
-// Runs argv with stdout sent to our stderr (stdout is for togmal's report).
-int Run(const std::vector<std::string>& argv) {
+// Runs argv in `dir` with stdout sent to our stderr (stdout is for togmal's
+// report). `claude mcp --scope project|local` works on its current directory.
+int Run(const std::vector<std::string>& argv, const fs::path& dir) {
   const pid_t child = ::fork();
   if (child < 0) return -1;
   if (child == 0) {
     ::dup2(STDERR_FILENO, STDOUT_FILENO);
+    if (!dir.empty() && ::chdir(dir.c_str()) != 0) std::_Exit(127);
     std::vector<char*> args;
     for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
     args.push_back(nullptr);
@@ -95,7 +97,8 @@ std::string Quoted(const std::vector<std::string>& argv) {
 
 // Claude Code keeps its MCP servers in ~/.claude.json and .mcp.json, which
 // only `claude mcp` should write.
-void ClaudeMcp(const InstallOptions& options, install::Scope scope, const fs::path& binary) {
+void ClaudeMcp(const InstallOptions& options, install::Scope scope, const fs::path& binary,
+               const fs::path& project) {
   const fs::path found = FindOnPath("claude");
   const fs::path claude = found.empty() ? fs::path("claude") : found;
   const std::string scope_name(install::ScopeName(scope));
@@ -114,13 +117,13 @@ void ClaudeMcp(const InstallOptions& options, install::Scope scope, const fs::pa
     std::cout << "would run: " << Quoted(change) << "\n";
     return;
   }
-  const bool present = Run({claude.string(), "mcp", "get", "togmal"}) == 0;
+  const bool present = Run({claude.string(), "mcp", "get", "togmal"}, project) == 0;
   if (present != options.uninstall) {
     std::cout << "MCP server togmal: " << (present ? "already registered" : "not registered")
               << " (claude mcp get togmal)\n";
     return;
   }
-  const int code = Run(change);
+  const int code = Run(change, project);
   std::cout << "MCP server togmal: " << Quoted(change)
             << (code == 0 ? "" : " failed (exit " + std::to_string(code) + ")") << "\n";
 }
@@ -231,7 +234,7 @@ int Execute(const InstallOptions& options) {
       return kExitCantCreat;
     }
   }
-  if (target->name == "claude-code") ClaudeMcp(options, scope, binary);
+  if (target->name == "claude-code") ClaudeMcp(options, scope, binary, places.project);
   if (!options.dry_run && !options.uninstall) {
     std::cout << "Restart " << target->description.substr(0, target->description.find(':'))
               << " to load it; `togmal doctor` checks the set-up.\n";

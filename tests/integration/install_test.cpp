@@ -181,7 +181,7 @@ TEST_F(Install, ClaudeOnPathRegistersTheMcpServerOnce) {
   // until `mcp add` ran.
   const fs::path log = root_ / "claude.log";
   const fs::path added = root_ / "added";
-  Write(bin_ / "claude", "#!/bin/sh\necho \"$@\" >> '" + log.string() + "'\n" +
+  Write(bin_ / "claude", "#!/bin/sh\necho \"$(pwd) $@\" >> '" + log.string() + "'\n" +
                              "case \"$1 $2\" in\n"
                              "  'mcp get') test -e '" +
                              added.string() + "' ;;\n" + "  'mcp add') touch '" + added.string() +
@@ -195,8 +195,8 @@ TEST_F(Install, ClaudeOnPathRegistersTheMcpServerOnce) {
       Togmal({"install", "claude-code", "--scope", "local", "--dir", project_.string()}).exit_code,
       0);
   const std::string calls = Read(log);
-  const std::string add =
-      "mcp add --scope local togmal -- " + fs::canonical(TogmalBinary()).string() + " serve";
+  const std::string add = project_.string() + " mcp add --scope local togmal -- " +
+                          fs::canonical(TogmalBinary()).string() + " serve";
   EXPECT_NE(calls.find(add), std::string::npos) << calls;
   EXPECT_EQ(calls.find(add), calls.rfind(add)) << "added once: " << calls;
   ASSERT_EQ(Togmal({"uninstall", "claude-code", "--scope", "local", "--dir", project_.string()})
