@@ -127,8 +127,16 @@ void Server::Impl::SubscriptionsListen(const json& params, const CallContext& ca
     }
     if (!accepted.empty()) honored["resourceSubscriptions"] = std::move(accepted);
   }
-  listener.reply.emplace(std::move(reply));
   std::lock_guard lock(listeners_mutex_);
+  // Each open stream holds memory until it is cancelled: bounded like the
+  // requests on the worker pool.
+  if (listeners_.size() >= options_.max_waiting_requests) {
+    return reply.Error(error_code::kInternalError,
+                       "Internal error: the server is overloaded (" +
+                           std::to_string(listeners_.size()) +
+                           " subscriptions/listen streams are open); cancel one first");
+  }
+  listener.reply.emplace(std::move(reply));
   // Acknowledged under the lock so no update can overtake the acknowledgement.
   Send(MakeNotification(
       "notifications/subscriptions/acknowledged",

@@ -46,7 +46,8 @@ struct ServerOptions {
   /// (or this many bytes of them) queued or running, the server stops
   /// reading its input until one finishes. While a worker waits for the
   /// client's answer (legacy Ask) it reads on, up to four times these
-  /// bounds, past which new requests are refused with -32603.
+  /// bounds, past which new requests are refused with -32603. Open
+  /// `subscriptions/listen` streams are bounded by the same count.
   std::size_t max_waiting_requests = 64;
   std::size_t max_waiting_bytes = 64u * 1024u * 1024u;
 };

@@ -65,5 +65,27 @@ TEST(BackpressureTest, WorkersWaitingForTheClientDoNotStopTheReaderButTheHardBou
   EXPECT_TRUE(WaitForAsks(harness, 5)) << harness.Dump();
 }
 
+TEST(BackpressureTest, OpenListenStreamsAreBoundedToo) {
+  ToolRegistry tools = MakeTestTools();
+  ResourceRegistry resources = MakeTestResources();
+  ServerOptions options = ServerHarness::DefaultOptions();
+  options.max_waiting_requests = 2;
+  ServerHarness harness(tools, resources, options);
+  auto listen = [](const std::string& id) {
+    return ModernRequest(id, "subscriptions/listen",
+                         {{"notifications", {{"toolsListChanged", true}}}});
+  };
+  harness.Send(listen("L1"));
+  harness.Send(listen("L2"));
+  json refused = harness.Call(listen("L3"));
+  EXPECT_EQ(refused["error"]["code"], -32603) << refused.dump();
+  EXPECT_NE(refused["error"]["message"].get<std::string>().find("overloaded"), std::string::npos);
+  harness.Send(Notification("notifications/cancelled", {{"requestId", "L1"}}));
+  EXPECT_EQ(harness.ResponseTo("L1")["result"]["resultType"], "complete");
+  harness.Send(listen("L4"));
+  harness.Send(Notification("notifications/cancelled", {{"requestId", "L4"}}));
+  EXPECT_EQ(harness.ResponseTo("L4")["result"]["resultType"], "complete");
+}
+
 }  // namespace
 }  // namespace togmal::mcp::testing
