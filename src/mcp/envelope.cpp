@@ -23,13 +23,16 @@ void Server::Impl::HandleLine(const std::string& line) {
   // Bounded: nesting is checked before a value is built, so nothing later
   // (dump, schema validation, destruction) can recurse deeply on input, and
   // a number no double holds is an error here, not an exception later.
-  Result<json> parsed = util::ParseJson(line);
-  if (!parsed) {
-    Send(MakeErrorResponse(nullptr,
-                           {error_code::kParseError, "Parse error: " + parsed.error(), nullptr}));
+  auto parsed = util::ParseJsonOrFailure(line);
+  if (const auto* failure = std::get_if<util::JsonParseFailure>(&parsed)) {
+    std::string why = failure->detail;
+    if (failure->kind == util::JsonParseFailure::Kind::kOutOfRange) {
+      why = "a number is out of range: " + why;
+    }
+    Send(MakeErrorResponse(nullptr, {error_code::kParseError, "Parse error: " + why, nullptr}));
     return;
   }
-  json message = std::move(*parsed);
+  json message = std::move(std::get<json>(parsed));
   if (message.is_array()) {
     request_bytes_ = message.empty() ? line.size() : line.size() / message.size();
     HandleBatch(message);
