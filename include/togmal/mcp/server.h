@@ -1,6 +1,6 @@
 #pragma once
 /// The MCP server: JSON-RPC dispatch over a Transport for both protocol eras
-/// on one process (see mcp-spec-notes.md):
+/// on one process:
 ///  - legacy (2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05): `initialize`,
 ///    lifecycle gate, ping, logging/setLevel, resources/subscribe, batches for
 ///    2025-03-26, server→client requests for ToolContext::Ask;
