@@ -8,6 +8,8 @@
 
 #include <stdexcept>
 
+#include "togmal/util/json_parse.h"
+
 namespace togmal::mcp {
 namespace {
 
@@ -133,7 +135,8 @@ Result<RequestState> RequestStateCodec::Decode(const std::string& token) const {
         "requestState failed its integrity check (altered, or issued by another server "
         "process); call the tool again without requestState");
   }
-  json body = json::parse(payload_bytes, nullptr, false);
+  Result<json> parsed = util::ParseJson(payload_bytes);
+  json body = parsed ? std::move(*parsed) : json();
   if (!body.is_object() || body.value("v", 0) != kFormatVersion ||
       body.value("method", "") != "tools/call" || !body.contains("exp") ||
       !body["exp"].is_number_integer() || !body.contains("answers") ||

@@ -45,8 +45,8 @@ ToolResult Ask(const json& arguments, ToolContext& context) {
   json answers = json::array();
   for (int i = 1; i <= count; ++i) {
     std::string numbered = count == 1 ? question : question + " (" + std::to_string(i) + ")";
-    Result<json> answer =
-        context.Ask("answer" + std::to_string(i), method, AskParams(kind, numbered));
+    AskResult answer = context.Ask("answer" + std::to_string(i), method, AskParams(kind, numbered));
+    if (answer.needs_input()) return ToolResult::NeedsInput();
     if (!answer) return ToolResult::Failure("asking the client failed: " + answer.error());
     answers.push_back(std::move(*answer));
   }

@@ -18,6 +18,26 @@ ToolResult ToolResult::Failure(std::string message) {
   return result;
 }
 
+ToolResult ToolResult::NeedsInput() {
+  ToolResult result;
+  result.needs_input = true;
+  return result;
+}
+
+AskResult::AskResult(State state, json answer, std::string error)
+    : state_(state), answer_(std::move(answer)), error_(std::move(error)) {}
+
+AskResult::AskResult(json answer) : AskResult(State::kAnswered, std::move(answer), {}) {}
+
+AskResult::AskResult(Error error) : AskResult(State::kFailed, nullptr, std::move(error.message)) {}
+
+AskResult::AskResult(Result<json> result)
+    : AskResult(result ? AskResult(std::move(*result)) : AskResult(Fail(result.error()))) {}
+
+AskResult AskResult::NeedsInput() {
+  return AskResult(State::kNeedsInput, nullptr, "the question goes to the client first");
+}
+
 void ToolRegistry::Add(Tool tool) {
   if (Find(tool.name) != nullptr) {
     throw std::logic_error("tool registered twice: " + tool.name);

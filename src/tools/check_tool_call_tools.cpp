@@ -109,7 +109,8 @@ std::string Markdown(const rules::Decision& decision, const json& result) {
 }
 
 // Puts a SAMPLE decision to the client's model; every failure is an ask.
-// Asking may end this round (modern era): it runs before anything is recorded.
+// False while the question is on its way to the client (modern era): the
+// judgement is then pending, nothing is recorded, and the retry decides.
 bool ResolveSample(const check::ToolCallRequest& call, rules::Decision& decision,
                    mcp::ToolContext& context) {
   if (!context.ClientSupports(mcp::ClientFeature::kSampling)) {
@@ -118,6 +119,7 @@ bool ResolveSample(const check::ToolCallRequest& call, rules::Decision& decision
   }
   auto answer =
       context.Ask("sample_verdict", "sampling/createMessage", SamplingRequest(call, decision));
+  if (answer.needs_input()) return false;
   if (!answer) {
     rules::ResolveSampleAsAsk(decision, "no verdict from the client's model: " + answer.error());
     return true;
@@ -158,6 +160,7 @@ mcp::ToolResult Check(const CheckToolCallOptions& options, const json& arguments
                          .settings = options.settings,
                          .warnings = options.settings_warnings};
     judgement = judge.Decide(call, policy, started);
+    if (judgement.pending) return mcp::ToolResult::NeedsInput();
   }
   const rules::Decision& decision = judgement.decision;
   json result = rules::DecisionJson(decision);

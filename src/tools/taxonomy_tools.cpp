@@ -112,9 +112,14 @@ json SubmitResult(std::optional<int64_t> id, std::string_view status, const std:
           {"message", message}};
 }
 
-// Asks the person to confirm. nullopt = confirmed; otherwise why not.
-std::optional<std::string> Confirm(mcp::ToolContext& context,
-                                   const store::EvidenceSubmission& submission) {
+// The person's answer to "store this?".
+struct Confirmation {
+  bool needs_input = false;            ///< asked; the client's retry brings the answer
+  std::optional<std::string> refused;  ///< why not, unless confirmed
+};
+
+// Asks the person to confirm.
+Confirmation Confirm(mcp::ToolContext& context, const store::EvidenceSubmission& submission) {
   const json params = {
       {"message",
        "Store this evidence in the togmal taxonomy?\n\nCategory: " + submission.category + " (" +
@@ -129,19 +134,21 @@ std::optional<std::string> Confirm(mcp::ToolContext& context,
             {"description", "Adds the example to the local taxonomy database"},
             {"default", true}}}}},
         {"required", json::array({"confirm"})}}}};
-  // No try/catch here: in the modern era Ask ends the handler by throwing,
-  // and the retry runs it again with the answer.
-  Result<json> answer = context.Ask("confirm_evidence", "elicitation/create", params);
-  if (!answer) return "no confirmation from the client (" + answer.error() + ")";
+  const mcp::AskResult answer = context.Ask("confirm_evidence", "elicitation/create", params);
+  if (answer.needs_input()) return {.needs_input = true, .refused = std::nullopt};
+  auto refused = [](std::string why) {
+    return Confirmation{.needs_input = false, .refused = std::move(why)};
+  };
+  if (!answer) return refused("no confirmation from the client (" + answer.error() + ")");
   const std::string action = answer->value("action", std::string());
-  if (action == "decline") return "the person declined to store it";
-  if (action != "accept") return "the person cancelled";
+  if (action == "decline") return refused("the person declined to store it");
+  if (action != "accept") return refused("the person cancelled");
   const json content = answer->value("content", json::object());
   if (content.is_object() && content.contains("confirm") && content["confirm"].is_boolean() &&
       !content["confirm"].get<bool>()) {
-    return "the person chose not to store it";
+    return refused("the person chose not to store it");
   }
-  return std::nullopt;
+  return {};
 }
 
 mcp::ToolResult SubmitEvidence(const TaxonomyToolsOptions& options, const json& arguments,
@@ -170,7 +177,9 @@ mcp::ToolResult SubmitEvidence(const TaxonomyToolsOptions& options, const json& 
   }
   // Ask before any side effect: the modern era re-runs this handler.
   if (context.ClientSupports(mcp::ClientFeature::kElicitation)) {
-    if (auto refused = Confirm(context, submission)) {
+    const Confirmation confirmation = Confirm(context, submission);
+    if (confirmation.needs_input) return mcp::ToolResult::NeedsInput();
+    if (const auto& refused = confirmation.refused) {
       const std::string message = "Not stored: " + *refused + ".";
       return Respond(arguments, SubmitResult(std::nullopt, "cancelled", message, submission),
                      message);

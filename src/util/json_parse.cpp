@@ -38,21 +38,41 @@ std::size_t JsonNestingDepth(std::string_view text) {
   return deepest;
 }
 
-Result<nlohmann::json> ParseJson(std::string_view text, std::size_t max_depth) {
+std::variant<nlohmann::json, JsonParseFailure> ParseJsonOrFailure(std::string_view text,
+                                                                  std::size_t max_depth) {
+  using Kind = JsonParseFailure::Kind;
   if (std::size_t depth = JsonNestingDepth(text); depth > max_depth) {
-    return Fail("JSON nested " + std::to_string(depth) + " levels deep (at most " +
-                std::to_string(max_depth) + " are accepted)");
+    return JsonParseFailure{Kind::kTooDeep, "JSON nested " + std::to_string(depth) +
+                                                " levels deep (at most " +
+                                                std::to_string(max_depth) + " are accepted)"};
   }
   try {
     return nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
-    return Fail(std::string("not valid JSON: ") + e.what());
+    return JsonParseFailure{Kind::kSyntax, e.what()};
   } catch (const nlohmann::json::out_of_range& e) {
     // e.g. 1e400: valid JSON syntax, but no double holds it.
-    return Fail(std::string("a JSON value is out of range: ") + e.what());
+    return JsonParseFailure{Kind::kOutOfRange, e.what()};
   } catch (const nlohmann::json::exception& e) {
-    return Fail(std::string("not usable JSON: ") + e.what());
+    return JsonParseFailure{Kind::kUnusable, e.what()};
   }
+}
+
+Result<nlohmann::json> ParseJson(std::string_view text, std::size_t max_depth) {
+  auto parsed = ParseJsonOrFailure(text, max_depth);
+  if (auto* value = std::get_if<nlohmann::json>(&parsed)) return std::move(*value);
+  const JsonParseFailure& failure = std::get<JsonParseFailure>(parsed);
+  switch (failure.kind) {
+    case JsonParseFailure::Kind::kTooDeep:
+      return Fail(failure.detail);
+    case JsonParseFailure::Kind::kSyntax:
+      return Fail("not valid JSON: " + failure.detail);
+    case JsonParseFailure::Kind::kOutOfRange:
+      return Fail("a JSON value is out of range: " + failure.detail);
+    case JsonParseFailure::Kind::kUnusable:
+      break;
+  }
+  return Fail("not usable JSON: " + failure.detail);
 }
 
 bool JsonDeeperThan(const nlohmann::json& value, std::size_t max_depth) {

@@ -1,6 +1,6 @@
 #pragma once
 /// The MCP server: JSON-RPC dispatch over a Transport for both protocol eras
-/// on one process (see mcp-spec-notes.md):
+/// on one process:
 ///  - legacy (2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05): `initialize`,
 ///    lifecycle gate, ping, logging/setLevel, resources/subscribe, batches for
 ///    2025-03-26, server→client requests for ToolContext::Ask;
@@ -16,6 +16,7 @@
 /// is waiting in Ask). Replies may therefore leave out of order.
 
 #include <chrono>
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -41,6 +42,14 @@ struct ServerOptions {
   std::chrono::milliseconds request_state_lifetime = std::chrono::minutes(10);
   /// Threads running tools/call and resources/read.
   unsigned workers = 4;
+  /// Backpressure: with this many tools/call and resources/read requests
+  /// (or this many bytes of them) queued or running, the server stops
+  /// reading its input until one finishes. While a worker waits for the
+  /// client's answer (legacy Ask) it reads on, up to four times these
+  /// bounds, past which new requests are refused with -32603. Open
+  /// `subscriptions/listen` streams are bounded by the same count.
+  std::size_t max_waiting_requests = 64;
+  std::size_t max_waiting_bytes = 64u * 1024u * 1024u;
 };
 
 class Server {
@@ -60,8 +69,8 @@ class Server {
   /// that asked for `uri` that it changed. Thread-safe; callable any time.
   void NotifyResourceUpdated(const std::string& uri);
 
-  /// Implementation detail (server.cpp); public only so that helpers there
-  /// can name it.
+  /// Implementation detail (src/mcp/server_impl.h); public only so that
+  /// helpers there can name it.
   class Impl;
 
  private:

@@ -8,7 +8,9 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <string_view>
+#include <variant>
 
 #include "togmal/util/result.h"
 
@@ -25,6 +27,24 @@ std::size_t JsonNestingDepth(std::string_view text);
 /// Parses `text`; fails with a readable message on a syntax error, nesting
 /// deeper than `max_depth`, or a number out of range.
 Result<nlohmann::json> ParseJson(std::string_view text, std::size_t max_depth = kMaxJsonDepth);
+
+/// Why JSON text could not be parsed, for callers that word the error
+/// themselves (a protocol whose messages are pinned).
+struct JsonParseFailure {
+  enum class Kind {
+    kTooDeep,     ///< nesting over the limit; nothing was built
+    kSyntax,      ///< not JSON (including invalid UTF-8)
+    kOutOfRange,  ///< valid syntax, but e.g. a number no double holds
+    kUnusable,    ///< any other parser failure
+  };
+  Kind kind;
+  std::string detail;  ///< the parser's message, or the depth found and allowed
+};
+
+/// ParseJson with the kind of failure kept apart; ParseJson words `detail`
+/// after its kind.
+std::variant<nlohmann::json, JsonParseFailure> ParseJsonOrFailure(
+    std::string_view text, std::size_t max_depth = kMaxJsonDepth);
 
 /// Whether `value` nests deeper than `max_depth` (for values that arrived
 /// already parsed, e.g. inside a larger message).

@@ -17,7 +17,7 @@ using nlohmann::json;
 class FakeContext : public mcp::ToolContext {
  public:
   bool ClientSupports(mcp::ClientFeature) const override { return false; }
-  Result<json> Ask(const std::string&, const std::string&, const json&) override {
+  mcp::AskResult Ask(const std::string&, const std::string&, const json&) override {
     return Fail("no client");
   }
   bool Cancelled() const override { return false; }

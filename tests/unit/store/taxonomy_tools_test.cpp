@@ -14,8 +14,6 @@ using nlohmann::json;
 // Stands in for the server: scripted client answers, recorded questions.
 class FakeContext : public mcp::ToolContext {
  public:
-  struct Interrupt {};  // what the modern era's first Ask does
-
   bool elicitation = false;
   bool interrupt_first = false;
   Result<json> answer = json{{"action", "accept"}, {"content", {{"confirm", true}}}};
@@ -24,9 +22,11 @@ class FakeContext : public mcp::ToolContext {
   bool ClientSupports(mcp::ClientFeature feature) const override {
     return feature == mcp::ClientFeature::kElicitation && elicitation;
   }
-  Result<json> Ask(const std::string& key, const std::string& method, const json& params) override {
+  mcp::AskResult Ask(const std::string& key, const std::string& method,
+                     const json& params) override {
     asked.push_back({{"key", key}, {"method", method}, {"params", params}});
-    if (interrupt_first && asked.size() == 1) throw Interrupt{};
+    // What the modern era's first Ask says.
+    if (interrupt_first && asked.size() == 1) return mcp::AskResult::NeedsInput();
     return answer;
   }
   bool Cancelled() const override { return false; }
@@ -187,7 +187,7 @@ INSTANTIATE_TEST_SUITE_P(Answers, SubmitRefusal,
 TEST_F(TaxonomyToolsTest, ModernEraRerunStoresOnlyAfterTheAnswer) {
   context_.elicitation = true;
   context_.interrupt_first = true;
-  EXPECT_THROW(Call("togmal_submit_evidence", ValidArguments()), FakeContext::Interrupt);
+  EXPECT_TRUE(Call("togmal_submit_evidence", ValidArguments()).needs_input);
   EXPECT_EQ(StoredCount(), 0);  // asked before any side effect
   auto result = Call("togmal_submit_evidence", ValidArguments());
   ASSERT_FALSE(result.is_error) << Text(result);

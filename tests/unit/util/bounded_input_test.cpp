@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <variant>
 
 #include "process.h"
 #include "togmal/util/config_file.h"
@@ -34,6 +36,22 @@ TEST(ParseJson, NumbersOutOfRangeAndSyntaxErrorsAreErrors) {
   EXPECT_NE(huge.error().find("out of range"), std::string::npos) << huge.error();
   EXPECT_FALSE(ParseJson("{").ok());
   EXPECT_FALSE(ParseJson("").ok());
+}
+
+TEST(ParseJsonOrFailure, KeepsTheKindOfFailureApart) {
+  using Kind = JsonParseFailure::Kind;
+  auto kind_of = [](std::string_view text) {
+    auto parsed = ParseJsonOrFailure(text);
+    const auto* failure = std::get_if<JsonParseFailure>(&parsed);
+    return failure != nullptr ? std::optional<Kind>(failure->kind) : std::nullopt;
+  };
+  EXPECT_EQ(kind_of("[1]"), std::nullopt);
+  EXPECT_EQ(kind_of(std::string(65, '[') + std::string(65, ']')), Kind::kTooDeep);
+  EXPECT_EQ(kind_of("{"), Kind::kSyntax);
+  EXPECT_EQ(kind_of("\"\xc3\x28\""), Kind::kSyntax);  // invalid UTF-8
+  EXPECT_EQ(kind_of("[1e400]"), Kind::kOutOfRange);
+  auto parsed = ParseJsonOrFailure("[-1e400]");
+  EXPECT_NE(std::get<JsonParseFailure>(parsed).detail.find("number overflow"), std::string::npos);
 }
 
 TEST(JsonDeeperThan, ChecksParsedValuesWithoutRecursion) {
