@@ -10,11 +10,14 @@ std::span<const CommandSpec> Commands() {
       {"audit", "Verify, tail, export or prune the hash-chained audit trail", DefineAudit},
       {"check", "Classify a shell command or tool call: level L0-L3, decision and reasons",
        DefineCheck},
+      {"evidence", "Record a verdict on a text (a missed failure or a false alarm) for training",
+       DefineEvidence},
       {"hook", "Claude Code PreToolUse hook: judge the tool call on stdin, print the decision",
        DefineHook},
       {"rules", "Validate policy rules, explain a decision, run policy tests", DefineRules},
       {"serve", "Run the MCP server on stdio (both protocol eras)", DefineServe},
       {"stats", "Show taxonomy and audit trail counts", DefineStats},
+      {"train", "Retrain the detection model with the evidence database's verdicts", DefineTrain},
       {"version", "Print togmal's version and the protocol versions it speaks", DefineVersion},
   };
   return kCommands;
