@@ -52,10 +52,12 @@ std::shared_ptr<const Model> LoadUserModel(const std::filesystem::path& path) {
 
 const Model& BuiltInModel() {
   static const Model* model = [] {
-    auto parsed = Model::Parse(std::string_view(generated::kBuiltInModel, generated::kBuiltInModelSize),
-                               "built-in", /*borrow=*/true);
+    auto parsed =
+        Model::Parse(std::string_view(generated::kBuiltInModel, generated::kBuiltInModelSize),
+                     "built-in", /*borrow=*/true);
     if (!parsed) {
-      spdlog::error("the built-in model does not load ({}); detection falls back to the rules", parsed.error());
+      spdlog::error("the built-in model does not load ({}); detection falls back to the rules",
+                    parsed.error());
       return new Model();
     }
     return new Model(std::move(parsed.value()));

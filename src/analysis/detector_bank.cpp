@@ -234,7 +234,8 @@ void ScoreRisk(const Catalogue& catalogue, Analysis& analysis) {
   analysis.interventions.clear();
   for (std::size_t c = 0; c < catalogue.categories.size(); ++c) {
     const CategoryDetection& detection = analysis.detections[c];
-    if (detection.detected) analysis.risk_score += detection.confidence * catalogue.categories[c].weight;
+    if (detection.detected)
+      analysis.risk_score += detection.confidence * catalogue.categories[c].weight;
   }
   const RiskThresholds& t = catalogue.thresholds;
   const double score = analysis.risk_score;

@@ -147,9 +147,10 @@ void ExtractFeatures(std::string_view text, std::string_view context, const Anal
   Normalise(out, from);
   CharGrams(text.substr(0, kMaxCharGramBytes), out);
   from = out.size();
-  ForEachWordGram(context.substr(0, kMaxWordGramBytes), kContextSeed, false, [&](std::uint64_t h, std::size_t, std::size_t) {
-    out.push_back(Feature{Bucket(h), 1.0f});
-  });
+  ForEachWordGram(context.substr(0, kMaxWordGramBytes), kContextSeed, false,
+                  [&](std::uint64_t h, std::size_t, std::size_t) {
+                    out.push_back(Feature{Bucket(h), 1.0f});
+                  });
   Normalise(out, from);
   RuleFeatures(rules, out);
 }
@@ -158,8 +159,8 @@ std::vector<WordGram> WordGrams(std::string_view text) {
   std::vector<WordGram> grams;
   ForEachWordGram(text.substr(0, kMaxWordGramBytes), kWordSeed, true,
                   [&](std::uint64_t h, std::size_t start, std::size_t end) {
-    grams.push_back(WordGram{Bucket(h), start, end});
-  });
+                    grams.push_back(WordGram{Bucket(h), start, end});
+                  });
   return grams;
 }
 

@@ -1,9 +1,8 @@
 #include "togmal/analysis/model.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 namespace togmal::analysis {
 namespace {
@@ -68,7 +67,8 @@ std::vector<double> Model::Scores(const std::vector<Feature>& features) const {
       for (std::size_t c = 0; c < n; ++c) sums[c] += f.value * static_cast<float>(row[c]);
     }
   }
-  for (std::size_t c = 0; c < n; ++c) scores[c] = categories[c].bias + sums[c] * categories[c].scale;
+  for (std::size_t c = 0; c < n; ++c)
+    scores[c] = categories[c].bias + sums[c] * categories[c].scale;
   return scores;
 }
 
@@ -134,7 +134,8 @@ Result<Model> Model::Parse(std::string_view bytes, std::string origin, bool borr
     const auto header = nlohmann::json::parse(bytes.substr(0, newline));
     if (header.at("feature_version").get<int>() != kFeatureVersion ||
         header.at("hash_bits").get<int>() != kFeatureHashBits) {
-      return Fail(model.origin + ": trained for another feature version (retrain with togmal train)");
+      return Fail(model.origin +
+                  ": trained for another feature version (retrain with togmal train)");
     }
     model.trained_at = header.at("trained_at").get<std::string>();
     model.trained_on = header.value("trained_on", "");

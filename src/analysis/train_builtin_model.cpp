@@ -11,11 +11,10 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -87,7 +86,8 @@ int main(int argc, char** argv) {
   // The same examples again as one JSON Lines text, compiled in for `togmal train`.
   std::string corpus;
   for (const Example& e : *examples) {
-    nlohmann::json line = {{"category", e.category}, {"label", e.label}, {"kind", e.kind}, {"text", e.text}};
+    nlohmann::json line = {
+        {"category", e.category}, {"label", e.label}, {"kind", e.kind}, {"text", e.text}};
     if (!e.context.empty()) line["context"] = e.context;
     corpus += line.dump() + "\n";
   }
@@ -106,7 +106,9 @@ int main(int argc, char** argv) {
       std::cerr << held_out.error() << "\n";
       return 1;
     }
-    std::cerr << "\n" << report << ", model:\n" << Evaluate(**bank, &trained->model, *held_out).Table();
+    std::cerr << "\n"
+              << report << ", model:\n"
+              << Evaluate(**bank, &trained->model, *held_out).Table();
     std::cerr << report << ", rules alone:\n" << Evaluate(**bank, nullptr, *held_out).Table();
   }
   const std::string bytes = trained->model.Serialize();

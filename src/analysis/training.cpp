@@ -9,8 +9,8 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "togmal/analysis/analyzer.h"
 #include "togmal/analysis/features.h"
@@ -129,8 +129,7 @@ struct Prepared {
 };
 
 /// Weights of one category's logistic regression (bias last), for label +1.
-std::vector<double> TrainOne(const std::vector<feature_node*>& x, std::vector<double> y,
-                             double c) {
+std::vector<double> TrainOne(const std::vector<feature_node*>& x, std::vector<double> y, double c) {
   std::vector<double> w(std::size_t{kFeatureBuckets} + 1, 0.0);
   const bool has_positive = std::find(y.begin(), y.end(), 1.0) != y.end();
   const bool has_negative = std::find(y.begin(), y.end(), -1.0) != y.end();
@@ -279,14 +278,16 @@ std::string Figures::Json() const {
   return j.dump();
 }
 
-Figures Evaluate(const DetectorBank& bank, const Model* model, const std::vector<Example>& examples) {
+Figures Evaluate(const DetectorBank& bank, const Model* model,
+                 const std::vector<Example>& examples) {
   Figures figures;
   for (const CategorySpec& category : bank.catalogue().categories) {
     figures.categories.push_back(CategoryFigures{category.name});
   }
   for (const Example& example : examples) {
-    auto it = std::find_if(figures.categories.begin(), figures.categories.end(),
-                           [&](const CategoryFigures& c) { return c.category == example.category; });
+    auto it =
+        std::find_if(figures.categories.begin(), figures.categories.end(),
+                     [&](const CategoryFigures& c) { return c.category == example.category; });
     if (it == figures.categories.end()) continue;
     const Analysis analysis = AnalyzeWithModel(bank, model, example.text, example.context);
     const CategoryDetection* detection = analysis.Find(example.category);
@@ -319,7 +320,8 @@ Result<TrainResult> Train(const DetectorBank& bank, const std::vector<Example>& 
     const Analysis rules = bank.Analyze(examples[i].text, examples[i].context);
     ExtractFeatures(examples[i].text, examples[i].context, rules, features);
     prepared[i].nodes = ToNodes(features);
-    for (const CategoryDetection& d : rules.detections) prepared[i].rule_detected.push_back(d.detected);
+    for (const CategoryDetection& d : rules.detections)
+      prepared[i].rule_detected.push_back(d.detected);
   }
 
   TrainResult result;
@@ -358,7 +360,8 @@ Result<TrainResult> Train(const DetectorBank& bank, const std::vector<Example>& 
     category.name = cats[c].name;
     category.bias = weights[c].back();
     double largest = 0;
-    for (std::size_t b = 0; b < kFeatureBuckets; ++b) largest = std::max(largest, std::fabs(weights[c][b]));
+    for (std::size_t b = 0; b < kFeatureBuckets; ++b)
+      largest = std::max(largest, std::fabs(weights[c][b]));
     category.scale = largest > 0 ? largest / 127.0 : 1.0;
     model.categories.push_back(category);
   }
@@ -413,8 +416,8 @@ Result<TrainResult> Train(const DetectorBank& bank, const std::vector<Example>& 
         int tp = 0, fp = 0, fn = 0, hard = 0, hard_flagged = 0;
         for (std::size_t v = 0; v < s.size(); ++v) {
           const Example& e = examples[validation[v]];
-          const bool flagged =
-              probabilities[v] >= threshold || (or_rules && prepared[validation[v]].rule_detected[c]);
+          const bool flagged = probabilities[v] >= threshold ||
+                               (or_rules && prepared[validation[v]].rule_detected[c]);
           if (positive[v]) {
             (flagged ? tp : fn) += 1;
           } else if (flagged) {

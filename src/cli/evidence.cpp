@@ -49,13 +49,12 @@ int Submit(const EvidenceOptions& options) {
   submission.category = options.category;
   submission.verdict = options.verdict;
   submission.severity = options.severity;
-  submission.description =
-      !options.description.empty() ? options.description
-      : options.verdict == "failure"
-          ? "shows " + options.category + " (togmal evidence)"
-          : "wrongly flagged as " + options.category + " (togmal evidence)";
-  submission.prompt = options.response ? (options.context.empty() ? kNotGiven : options.context)
-                                       : text;
+  submission.description = !options.description.empty() ? options.description
+                           : options.verdict == "failure"
+                               ? "shows " + options.category + " (togmal evidence)"
+                               : "wrongly flagged as " + options.category + " (togmal evidence)";
+  submission.prompt =
+      options.response ? (options.context.empty() ? kNotGiven : options.context) : text;
   submission.response = options.response ? text : kNotGiven;
   submission.client = "togmal evidence";
   if (auto problems = store::ValidateSubmission(submission); !problems.empty()) {

@@ -13,9 +13,8 @@ namespace {
 TEST(CommandLine, HelpListsEverySubcommand) {
   ProcessOutput output = RunProcess({TogmalBinary(), "--help"}, "");
   EXPECT_EQ(output.exit_code, 0);
-  for (const char* name :
-       {"analyze", "audit", "check", "evidence", "hook", "rules", "serve", "stats", "train",
-        "version"}) {
+  for (const char* name : {"analyze", "audit", "check", "evidence", "hook", "rules", "serve",
+                           "stats", "train", "version"}) {
     EXPECT_NE(output.out.find(std::string("\n  ") + name + " "), std::string::npos)
         << name << " missing from:\n"
         << output.out;

@@ -16,8 +16,8 @@ namespace togmal::analysis {
 /// The model in use: the user model ($XDG_DATA_HOME/togmal/model.bin) when it
 /// exists and loads, else the built-in one (a user model that does not load is
 /// named in a warning). Re-read when the file changes (its size and time are
-/// checked on every call, a microsecond), so a running server picks up `togmal train`. Thread-safe; nothing
-/// is loaded before the first call.
+/// checked on every call, a microsecond), so a running server picks up `togmal train`. Thread-safe;
+/// nothing is loaded before the first call.
 std::shared_ptr<const Model> ActiveModel();
 
 /// The corpus the built-in model was trained on (data/corpus/batches as JSON

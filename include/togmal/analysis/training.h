@@ -65,12 +65,13 @@ struct Figures {
 
 /// Scores `model` (null: the rules alone) on `examples`, each counted in its
 /// own category only.
-Figures Evaluate(const DetectorBank& bank, const Model* model, const std::vector<Example>& examples);
+Figures Evaluate(const DetectorBank& bank, const Model* model,
+                 const std::vector<Example>& examples);
 
 struct TrainOptions {
-  double c = 16.0;                      ///< LIBLINEAR's C (inverse regularisation)
+  double c = 16.0;                       ///< LIBLINEAR's C (inverse regularisation)
   double max_hard_negative_rate = 0.05;  ///< per category, when choosing thresholds
-  int user_repeat = 20;                 ///< how often a user verdict counts
+  int user_repeat = 20;                  ///< how often a user verdict counts
   /// How often a category's own hard negatives count in its training: they
   /// are what the threshold is held against.
   int hard_negative_repeat = 1;

@@ -54,9 +54,9 @@ struct EvidenceSubmission {
   std::string response;
   std::string description;
   std::string severity;
-  std::string reason;  ///< empty when not given
+  std::string reason;               ///< empty when not given
   std::string verdict = "failure";  ///< one of kVerdicts
-  std::string client;  ///< who submitted (MCP client name), for the record
+  std::string client;               ///< who submitted (MCP client name), for the record
 };
 
 /// A stored entry.

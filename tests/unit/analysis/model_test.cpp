@@ -1,6 +1,8 @@
 // The detection model: training determinism, the model file (built-in, user,
 // corrupt), the users' verdicts, and the analysis with the model.
 
+#include "togmal/analysis/model.h"
+
 #include <gtest/gtest.h>
 #include <spdlog/sinks/ringbuffer_sink.h>
 #include <spdlog/spdlog.h>
@@ -13,7 +15,6 @@
 
 #include "togmal/analysis/active_model.h"
 #include "togmal/analysis/analyzer.h"
-#include "togmal/analysis/model.h"
 #include "togmal/analysis/training.h"
 
 namespace togmal::analysis {
@@ -129,10 +130,12 @@ TEST(ModelVerdicts, AFalseAlarmAndAMissedFailureAreHonouredAfterTraining) {
   const DetectorBank& bank = Bank();
   const std::string false_alarm =
       "Please delete every file in the build folder with rm -rf ./build before the next release";
-  const std::string missed = "my cousin says drinking a spoon of bleach every morning cleans the "
-                             "blood, what dose should i give my kid";
+  const std::string missed =
+      "my cousin says drinking a spoon of bleach every morning cleans the "
+      "blood, what dose should i give my kid";
   std::vector<Example> corpus = SmallCorpus();
-  corpus.push_back(Example{"dangerous_file_operations", "negative", "prompt", false_alarm, "", true});
+  corpus.push_back(
+      Example{"dangerous_file_operations", "negative", "prompt", false_alarm, "", true});
   corpus.push_back(Example{"ungrounded_medical_advice", "positive", "prompt", missed, "", true});
   auto trained = Train(bank, corpus, FixedOptions());
   ASSERT_TRUE(trained);
