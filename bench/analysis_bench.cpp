@@ -1,11 +1,13 @@
-// Analysis in-process: the shared detector bank on realistic 1 KB and 25 KB
-// texts (budget: ≤ 300 µs for 25,000 characters, docs/performance.md), plus the cost
-// of compiling the catalogue once.
+// Analysis in-process on realistic 1 KB and 25 KB texts: the RE2 detector bank
+// alone, and the bank with the built-in detection model (what the tools run;
+// budget ≤ 300 µs for 25,000 characters), plus the cost of compiling the
+// catalogue once.
 
 #include <benchmark/benchmark.h>
 
 #include <string>
 
+#include "togmal/analysis/analyzer.h"
 #include "togmal/analysis/catalogue.h"
 #include "togmal/analysis/detector_bank.h"
 #include "togmal/util/embedded.h"
@@ -48,6 +50,22 @@ void BM_AnalyzePrompt(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * state.range(0));
 }
 BENCHMARK(BM_AnalyzePrompt)->Arg(1000)->Arg(25000)->Arg(100000)->Unit(benchmark::kMicrosecond);
+
+void BM_AnalyzePromptWithModel(benchmark::State& state) {
+  const std::string text = TextOfSize(static_cast<std::size_t>(state.range(0)));
+  const DetectorBank& bank = Bank();
+  const togmal::analysis::Model& model = togmal::analysis::BuiltInModel();
+  (void)togmal::analysis::AnalyzeWithModel(bank, &model, text);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(togmal::analysis::AnalyzeWithModel(bank, &model, text));
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * state.range(0));
+}
+BENCHMARK(BM_AnalyzePromptWithModel)
+    ->Arg(1000)
+    ->Arg(25000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_AnalyzeResponseWithContext(benchmark::State& state) {
   const std::string text = TextOfSize(static_cast<std::size_t>(state.range(0)));

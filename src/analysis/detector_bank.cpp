@@ -222,10 +222,21 @@ Analysis DetectorBank::Analyze(std::string_view text, std::string_view context) 
     detection.confidence = confidence;
     // The epsilon keeps 0.3 + 0.15 at a 0.45 threshold a detection.
     detection.detected = positive && confidence + 1e-9 >= category.threshold;
-    if (detection.detected) analysis.risk_score += confidence * category.weight;
     analysis.detections.push_back(std::move(detection));
   }
 
+  ScoreRisk(catalogue, analysis);
+  return analysis;
+}
+
+void ScoreRisk(const Catalogue& catalogue, Analysis& analysis) {
+  analysis.risk_score = 0;
+  analysis.interventions.clear();
+  for (std::size_t c = 0; c < catalogue.categories.size(); ++c) {
+    const CategoryDetection& detection = analysis.detections[c];
+    if (detection.detected)
+      analysis.risk_score += detection.confidence * catalogue.categories[c].weight;
+  }
   const RiskThresholds& t = catalogue.thresholds;
   const double score = analysis.risk_score;
   analysis.risk_level = score >= t.critical   ? RiskLevel::kCritical
@@ -249,7 +260,6 @@ Analysis DetectorBank::Analyze(std::string_view text, std::string_view context) 
       existing->categories.push_back(catalogue.categories[c].name);
     }
   }
-  return analysis;
 }
 
 Result<const DetectorBank*> SharedDetectorBank() {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "command.h"
-#include "togmal/analysis/detector_bank.h"
+#include "togmal/analysis/active_model.h"
 #include "togmal/analysis/report.h"
 
 namespace togmal::cli {
@@ -82,12 +82,12 @@ Action DefineAnalyze(CLI::App& command) {
       std::cerr << "togmal analyze: the text is longer than " << limit << " characters\n";
       return kExitDataErr;
     }
-    auto bank = analysis::SharedDetectorBank();
-    if (!bank) {
-      std::cerr << "togmal analyze: " << bank.error() << "\n";
+    auto analysed = analysis::AnalyzeText(text, options->context);
+    if (!analysed) {
+      std::cerr << "togmal analyze: " << analysed.error() << "\n";
       return kExitConfig;
     }
-    const analysis::Analysis result = (*bank)->Analyze(text, options->context);
+    const analysis::Analysis& result = analysed.value();
     const auto structured =
         analysis::ToJson(result, options->response ? "response_analysis" : "prompt_analysis");
     if (options->json) {

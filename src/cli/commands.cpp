@@ -13,6 +13,8 @@ std::span<const CommandSpec> Commands() {
       {"doctor",
        "Check the set-up: hosts that run the hook, configuration layers, database and audit chain",
        DefineDoctor},
+      {"evidence", "Record a verdict on a text (a missed failure or a false alarm) for training",
+       DefineEvidence},
       {"hook",
        "Agent host pre-tool hook (Claude Code by default, --host for others): judge the tool "
        "call on stdin, print the decision",
@@ -26,6 +28,7 @@ std::span<const CommandSpec> Commands() {
       {"stats", "Show taxonomy and audit trail counts", DefineStats},
       {"statusline", "One line for Claude Code's status line: the guard's state and today's counts",
        DefineStatusline},
+      {"train", "Retrain the detection model with the evidence database's verdicts", DefineTrain},
       {"uninstall", "Remove exactly what `togmal install` added to an agent host", DefineUninstall},
       {"version", "Print togmal's version and the protocol versions it speaks", DefineVersion},
   };

@@ -1,9 +1,10 @@
-// `togmal stats`: taxonomy and audit counts.
+// `togmal stats`: taxonomy and audit counts, and which detection model is in use.
 #include <iostream>
 #include <memory>
 
 #include "command.h"
 #include "database_option.h"
+#include "togmal/analysis/active_model.h"
 #include "togmal/store/audit_log.h"
 #include "togmal/store/database.h"
 #include "togmal/store/settings.h"
@@ -46,6 +47,7 @@ int Stats(const StatsOptions& options) {
     std::cerr << "togmal: " << audit.error() << "\n";
     return kExitFailure;
   }
+  const std::shared_ptr<const analysis::Model> model = analysis::ActiveModel();
   if (options.json_output) {
     const json out = {
         {"database", path.string()},
@@ -55,6 +57,11 @@ int Stats(const StatsOptions& options) {
           {"by_severity", taxonomy->by_severity},
           {"capacity", taxonomy->capacity},
           {"used", taxonomy->used}}},
+        {"model",
+         {{"origin", model->origin},
+          {"trained_at", model->trained_at},
+          {"trained_on", model->trained_on},
+          {"verdicts", model->verdicts.size()}}},
         {"audit",
          {{"total", audit->total},
           {"by_kind", audit->by_kind},
@@ -73,7 +80,9 @@ int Stats(const StatsOptions& options) {
   for (std::string_view severity : store::kSeverities) {
     std::cout << " " << severity << " " << taxonomy->by_severity[std::string(severity)];
   }
-  std::cout << "\n\naudit trail: " << audit->total << " entries";
+  std::cout << "\n\ndetection model: " << model->origin << ", trained " << model->trained_at
+            << " on " << model->trained_on << "\n";
+  std::cout << "\naudit trail: " << audit->total << " entries";
   if (!audit->first_time.empty()) {
     std::cout << " (" << audit->first_time << " to " << audit->last_time << ")";
   }

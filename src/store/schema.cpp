@@ -70,8 +70,16 @@ CREATE TABLE audit_anchor (
 );
 )sql";
 
+// Version 2: a verdict per evidence entry, for training the detection model:
+// the text shows the failure, or the category was flagged wrongly.
+constexpr const char* kVersion2 = R"sql(
+ALTER TABLE evidence ADD COLUMN verdict TEXT NOT NULL DEFAULT 'failure'
+  CHECK (verdict IN ('failure','false_positive'));
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, kVersion1},
+    {2, kVersion2},
 };
 
 }  // namespace

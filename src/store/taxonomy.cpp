@@ -19,7 +19,8 @@ namespace togmal::store {
 namespace {
 
 constexpr const char* kEvidenceColumns =
-    "e.id, e.created_at, e.category, e.prompt, e.response, e.description, e.severity, e.reason";
+    "e.id, e.created_at, e.category, e.prompt, e.response, e.description, e.severity, e.reason, "
+    "e.verdict";
 
 // Counts code points; nullopt for invalid UTF-8.
 std::optional<std::size_t> Utf8Length(std::string_view text) {
@@ -87,6 +88,7 @@ Evidence ReadEvidence(SQLite::Statement& row) {
   evidence.description = row.getColumn(5).getString();
   evidence.severity = row.getColumn(6).getString();
   evidence.reason = row.isColumnNull(7) ? std::string() : row.getColumn(7).getString();
+  evidence.verdict = row.getColumn(8).getString();
   return evidence;
 }
 
@@ -180,6 +182,10 @@ std::vector<std::string> ValidateSubmission(const EvidenceSubmission& submission
     problems.push_back("reason \"" + submission.reason +
                        "\" is not one of: " + JoinNames(kEvidenceReasons));
   }
+  if (!Contains(kVerdicts, submission.verdict)) {
+    problems.push_back("verdict \"" + submission.verdict +
+                       "\" is not one of: " + JoinNames(kVerdicts));
+  }
   return problems;
 }
 
@@ -244,7 +250,7 @@ Result<SubmitOutcome> Taxonomy::Submit(const EvidenceSubmission& submission, Aud
     SQLite::Statement insert(
         db,
         "INSERT INTO evidence (created_at, category, prompt, response, description, severity, "
-        "severity_rank, reason, client, content_hash) VALUES (?,?,?,?,?,?,?,?,?,?)");
+        "severity_rank, reason, client, content_hash, verdict) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
     const std::string now = FormatAuditTime(std::chrono::system_clock::now());
     insert.bind(1, now);
     insert.bind(2, submission.category);
@@ -265,6 +271,7 @@ Result<SubmitOutcome> Taxonomy::Submit(const EvidenceSubmission& submission, Aud
       insert.bind(9, submission.client);
     }
     insert.bind(10, content_hash);
+    insert.bind(11, submission.verdict);
     insert.exec();
     outcome.id = db.getLastInsertRowid();
     outcome.used = used + 1;
@@ -280,6 +287,7 @@ Result<SubmitOutcome> Taxonomy::Submit(const EvidenceSubmission& submission, Aud
                       {"severity", submission.severity},
                       {"content_hash", content_hash}};
       if (!submission.reason.empty()) entry.detail["reason"] = submission.reason;
+      entry.detail["verdict"] = submission.verdict;
       auto appended = audit->Append(std::move(entry));
       // Evidence without its audit entry would be an unrecorded change:
       // both are stored or neither.
@@ -349,7 +357,7 @@ Result<TaxonomyPage> Taxonomy::Query(const TaxonomyQuery& query) {
     select.bind(":offset", query.offset);
     while (select.executeStep()) {
       Evidence evidence = ReadEvidence(select);
-      evidence.score = select.getColumn(8).getDouble();
+      evidence.score = select.getColumn(9).getDouble();
       page.entries.push_back(std::move(evidence));
     }
     page.has_more = query.offset + static_cast<int64_t>(page.entries.size()) < page.total;
@@ -408,6 +416,19 @@ Result<TaxonomyStatistics> Taxonomy::Statistics() {
     }
     statistics.used = statistics.total;
     return statistics;
+  } catch (const SQLite::Exception& e) {
+    return Fail("cannot read the taxonomy: " +
+                DescribeSqliteError(database_->path(), e.getExtendedErrorCode(), e.what()));
+  }
+}
+
+Result<std::vector<Evidence>> Taxonomy::All() {
+  try {
+    SQLite::Statement select(database_->sql(), std::string("SELECT ") + kEvidenceColumns +
+                                                   " FROM evidence e ORDER BY e.id");
+    std::vector<Evidence> entries;
+    while (select.executeStep()) entries.push_back(ReadEvidence(select));
+    return entries;
   } catch (const SQLite::Exception& e) {
     return Fail("cannot read the taxonomy: " +
                 DescribeSqliteError(database_->path(), e.getExtendedErrorCode(), e.what()));

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "togmal/analysis/detector_bank.h"
+#include "togmal/analysis/active_model.h"
 #include "togmal/analysis/report.h"
 #include "togmal/tools/taxonomy_tools.h"
 
@@ -159,10 +159,11 @@ mcp::ToolResult Analyze(const Spec& spec, const SimilarEvidenceFinder& finder,
   if (format != "markdown" && format != "json") {
     return mcp::ToolResult::Failure("'response_format' must be \"markdown\" or \"json\"");
   }
-  auto bank = analysis::SharedDetectorBank();
-  if (!bank) return mcp::ToolResult::Failure("the detector catalogue is unusable: " + bank.error());
-
-  const analysis::Analysis result = (*bank)->Analyze(*text, context);
+  auto analysed = analysis::AnalyzeText(*text, context);
+  if (!analysed) {
+    return mcp::ToolResult::Failure("the detector catalogue is unusable: " + analysed.error());
+  }
+  const analysis::Analysis& result = analysed.value();
   json structured = analysis::ToJson(result, spec.type, FindSimilar(finder, *text));
   std::string rendered = format == "json"
                              ? structured.dump(2, ' ', false, json::error_handler_t::replace)

@@ -1,7 +1,10 @@
 #include "togmal/tools/taxonomy_tools.h"
 
+#include <memory>
 #include <string_view>
 #include <utility>
+
+#include "togmal/analysis/active_model.h"
 
 namespace togmal::tools {
 
@@ -72,9 +75,19 @@ json EvidenceJson(const store::Evidence& evidence, bool with_score) {
                 {"description", evidence.description},
                 {"prompt", evidence.prompt},
                 {"response", evidence.response},
-                {"reason", evidence.reason.empty() ? json(nullptr) : json(evidence.reason)}};
+                {"reason", evidence.reason.empty() ? json(nullptr) : json(evidence.reason)},
+                {"verdict", evidence.verdict}};
   if (with_score) entry["score"] = evidence.score;
   return entry;
+}
+
+/// Which detection model analyses, and when it was trained.
+json ModelJson() {
+  const std::shared_ptr<const analysis::Model> model = analysis::ActiveModel();
+  return {{"origin", model->origin},
+          {"trained_at", model->trained_at},
+          {"trained_on", model->trained_on},
+          {"verdicts", model->verdicts.size()}};
 }
 
 json StatisticsJson(const store::TaxonomyStatistics& statistics, const store::AuditCounts& audit) {
@@ -83,6 +96,7 @@ json StatisticsJson(const store::TaxonomyStatistics& statistics, const store::Au
           {"by_severity", statistics.by_severity},
           {"capacity", statistics.capacity},
           {"used", statistics.used},
+          {"model", ModelJson()},
           {"audit",
            {{"total", audit.total},
             {"by_kind", audit.by_kind},
@@ -159,7 +173,9 @@ mcp::ToolResult SubmitEvidence(const TaxonomyToolsOptions& options, const json& 
                                        .description = StringArgument(arguments, "description"),
                                        .severity = StringArgument(arguments, "severity"),
                                        .reason = StringArgument(arguments, "reason"),
+                                       .verdict = StringArgument(arguments, "verdict"),
                                        .client = context.ClientName()};
+  if (submission.verdict.empty()) submission.verdict = "failure";
   if (auto problems = store::ValidateSubmission(submission); !problems.empty()) {
     std::string message = "Invalid evidence:";
     for (const std::string& problem : problems) message += "\n- " + problem;
@@ -282,6 +298,8 @@ mcp::ToolResult GetStatistics(const TaxonomyToolsOptions& options, const json& a
     markdown += "- " + std::string(severity) + ": " +
                 std::to_string(s["by_severity"][std::string(severity)].get<int64_t>()) + "\n";
   }
+  markdown += "\n## Detection model\n" + s["model"]["origin"].get<std::string>() + ", trained " +
+              s["model"]["trained_at"].get<std::string>() + "\n";
   markdown +=
       "\n## Audit trail\n" + std::to_string(s["audit"]["total"].get<int64_t>()) + " entries";
   for (const auto& [kind, count] : s["audit"]["by_kind"].items()) {
@@ -304,6 +322,7 @@ json EvidenceSchema() {
             {"prompt", {{"type", "string"}}},
             {"response", {{"type", "string"}}},
             {"reason", {{"type", json::array({"string", "null"})}}},
+            {"verdict", {{"type", "string"}}},
             {"score", {{"type", "number"}}}}},
           {"required", {"id", "category", "severity", "description", "prompt", "response"}}};
 }
@@ -360,6 +379,10 @@ std::vector<mcp::Tool> TaxonomyTools(const TaxonomyToolsOptions& options) {
           {"description", "Why the response is a failure"}}},
         {"severity", EnumSchema(store::kSeverities, "How harmful the failure is")},
         {"reason", EnumSchema(store::kEvidenceReasons, "Why it is submitted (optional)")},
+        {"verdict",
+         EnumSchema(store::kVerdicts,
+                    "\"failure\" (default): the text shows the failure; \"false_positive\": "
+                    "togmal flagged this category wrongly. `togmal train` learns from both")},
         {"response_format", ResponseFormatSchema()}}},
       {"required", {"category", "prompt", "response", "description", "severity"}},
       {"additionalProperties", false}};
@@ -430,8 +453,9 @@ std::vector<mcp::Tool> TaxonomyTools(const TaxonomyToolsOptions& options) {
   mcp::Tool statistics;
   statistics.name = "togmal_get_statistics";
   statistics.description =
-      "Counts of taxonomy entries by category and severity, capacity used, and audit trail "
-      "counts by kind and decision.";
+      "Counts of taxonomy entries by category and severity, capacity used, the detection model "
+      "in use (built-in or trained by `togmal train`, and when), and audit trail counts by kind "
+      "and decision.";
   statistics.input_schema = {{"type", "object"},
                              {"properties", {{"response_format", ResponseFormatSchema()}}},
                              {"additionalProperties", false}};
@@ -443,6 +467,13 @@ std::vector<mcp::Tool> TaxonomyTools(const TaxonomyToolsOptions& options) {
         {"by_severity", CountsSchema()},
         {"capacity", {{"type", "integer"}}},
         {"used", {{"type", "integer"}}},
+        {"model",
+         {{"type", "object"},
+          {"properties",
+           {{"origin", {{"type", "string"}}},
+            {"trained_at", {{"type", "string"}}},
+            {"trained_on", {{"type", "string"}}},
+            {"verdicts", {{"type", "integer"}}}}}}},
         {"audit",
          {{"type", "object"},
           {"properties",

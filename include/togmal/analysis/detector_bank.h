@@ -35,6 +35,10 @@ class DetectorBank {
   std::unique_ptr<Impl> impl_;
 };
 
+/// Sets `analysis`'s risk score, level and interventions from its detections
+/// (Σ weight × confidence over detected categories).
+void ScoreRisk(const Catalogue& catalogue, Analysis& analysis);
+
 /// The bank for the active catalogue (LoadCatalogue()), built on first use
 /// and shared afterwards; a bad catalogue is reported on every call.
 Result<const DetectorBank*> SharedDetectorBank();

@@ -32,6 +32,10 @@ inline constexpr std::array<std::string_view, 4> kSeverities = {"low", "moderate
 inline constexpr std::array<std::string_view, 5> kEvidenceReasons = {
     "false_negative", "false_positive", "new_pattern", "llm_failure", "edge_case"};
 
+/// What a submission says about its text: it shows the failure (the default),
+/// or the category was flagged wrongly. `togmal train` learns from both.
+inline constexpr std::array<std::string_view, 2> kVerdicts = {"failure", "false_positive"};
+
 /// Limits on submitted text, in characters (UTF-8 code points).
 inline constexpr std::size_t kMaxPromptChars = 50000;
 inline constexpr std::size_t kMaxResponseChars = 100000;
@@ -50,8 +54,9 @@ struct EvidenceSubmission {
   std::string response;
   std::string description;
   std::string severity;
-  std::string reason;  ///< empty when not given
-  std::string client;  ///< who submitted (MCP client name), for the record
+  std::string reason;               ///< empty when not given
+  std::string verdict = "failure";  ///< one of kVerdicts
+  std::string client;               ///< who submitted (MCP client name), for the record
 };
 
 /// A stored entry.
@@ -64,6 +69,7 @@ struct Evidence {
   std::string description;
   std::string severity;
   std::string reason;
+  std::string verdict = "failure";
   double score = 0;  ///< relevance for a full-text query (higher is closer), else 0
 };
 
@@ -145,6 +151,9 @@ class Taxonomy {
   Result<std::vector<SimilarEvidence>> Similar(std::string_view text, int64_t limit = 5);
 
   Result<TaxonomyStatistics> Statistics();
+
+  /// Every entry (oldest first), for training the detection model.
+  Result<std::vector<Evidence>> All();
 
   int64_t capacity() const { return capacity_; }
 

@@ -1,7 +1,7 @@
 #pragma once
 /// The analysis tools `togmal_analyze_prompt` and `togmal_analyze_response`,
-/// bound to the MCP tool registry. They run the shared detector bank
-/// (analysis::SharedDetectorBank) and return the analysis of design.md §2.1 as
+/// bound to the MCP tool registry. They run analysis::AnalyzeText (the RE2
+/// evidence and the active model) and return the analysis as
 /// structuredContent, with a markdown (default) or JSON text rendering.
 
 #include <functional>

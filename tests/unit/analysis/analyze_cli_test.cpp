@@ -34,8 +34,11 @@ TEST(AnalyzeCli, ExitCodeFollowsTheRiskLevel) {
 TEST(AnalyzeCli, MarkdownReportNamesTheTriggeringWords) {
   const auto result =
       Analyze({"--response", "You should definitely take 500mg of ibuprofen every 4 hours"});
-  EXPECT_EQ(result.exit_code, 2);
-  EXPECT_NE(result.out.find("Risk level: CRITICAL"), std::string::npos) << result.out;
+  // High, no longer critical: confidence is the model's calibrated probability
+  // (0.98 here), and ungrounded_medical_advice alone reaches critical (1.5 at
+  // weight 1.5) only at certainty, which the catalogue's saturated score gave.
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.out.find("Risk level: HIGH"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("500mg"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("human_in_the_loop"), std::string::npos) << result.out;
 }

@@ -270,12 +270,29 @@ TEST_F(TaxonomyToolsTest, StatisticsToolAndResourceAgree) {
   EXPECT_EQ(s["by_category"]["dangerous_file_operations"], 0);
   EXPECT_EQ(s["by_severity"]["high"], 1);
   EXPECT_EQ(s["audit"]["by_kind"]["evidence"], 1);
+  EXPECT_FALSE(s["model"]["trained_at"].get<std::string>().empty()) << "which model analyses";
   EXPECT_NE(Text(result).find("1 of 3 entries used"), std::string::npos);
   auto resource = StoreResources(options_)[0];
   EXPECT_EQ(resource.uri, "taxonomy://statistics");
   auto text = resource.read();
   ASSERT_TRUE(text.ok()) << text.error();
   EXPECT_EQ(json::parse(*text), s);
+}
+
+TEST_F(TaxonomyToolsTest, VerdictDefaultsToFailureAndAFalsePositiveIsStoredAsOne) {
+  ASSERT_FALSE(Call("togmal_submit_evidence", ValidArguments()).is_error);
+  json false_alarm = ValidArguments();
+  false_alarm["response"] = "See a doctor today if the pain spreads to your arm.";
+  false_alarm["verdict"] = "false_positive";
+  ASSERT_FALSE(Call("togmal_submit_evidence", false_alarm).is_error);
+  false_alarm["verdict"] = "maybe";
+  EXPECT_TRUE(Call("togmal_submit_evidence", false_alarm).is_error);
+  auto page = Call("togmal_get_taxonomy", {{"response_format", "json"}});
+  ASSERT_FALSE(page.is_error) << Text(page);
+  const json& entries = (*page.structured)["entries"];
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0]["verdict"], "false_positive") << "newest first";
+  EXPECT_EQ(entries[1]["verdict"], "failure");
 }
 
 TEST_F(TaxonomyToolsTest, UnopenableDatabaseIsAToolErrorNotACrash) {
