@@ -7,6 +7,29 @@ namespace togmal::policy {
 
 Level Walker::ScanText(const CommandNode& node, std::string_view code, std::string* why) const {
   std::string text = Lower(code);
+  if (node.runs != Runs::kSql) {
+    // Text in string literals is data (`print('rm -rf /')`): only the code
+    // around it can run anything.
+    std::string stripped;
+    stripped.reserve(text.size());
+    char quote = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      if (quote != 0) {
+        if (c == '\\') {
+          ++i;
+        } else if (c == quote) {
+          quote = 0;
+          stripped.push_back(c);
+        }
+        continue;
+      }
+      if (c == '\'' || c == '"') quote = c;
+      stripped.push_back(c);
+    }
+    // An unbalanced quote (one in a comment) would hide code: keep the text.
+    if (quote == 0) text = std::move(stripped);
+  }
   // Collapse runs of blanks so that "drop   table" reads as "drop table".
   std::string collapsed;
   collapsed.reserve(text.size());

@@ -116,7 +116,7 @@ bool ArgMatches(const std::vector<std::string>& patterns, std::string_view arg) 
   return false;
 }
 
-bool RuleMatches(const ArgRule& rule, const ArgView& view) {
+bool RuleMatches(const ArgRule& rule, const ArgView& view, bool relative_in_project) {
   if (!rule.any_flag.empty() && !AnyFlag(view, rule.any_flag)) return false;
   for (const auto& group : rule.all_flags) {
     if (!AnyFlag(view, group)) return false;
@@ -131,6 +131,8 @@ bool RuleMatches(const ArgRule& rule, const ArgView& view) {
     if (view.positionals.empty()) return false;
     for (std::string_view arg : view.positionals) {
       if (arg.find("..") != std::string_view::npos || !ArgMatches(rule.all_args, arg)) return false;
+      // After `cd /`, `build` is /build, not the project's build directory.
+      if (!relative_in_project && !arg.empty() && arg.front() != '/') return false;
     }
   }
   if (!rule.any_word.empty()) {
@@ -139,6 +141,8 @@ bool RuleMatches(const ArgRule& rule, const ArgView& view) {
     if (!found) return false;
   }
   if (rule.no_args && *rule.no_args != view.positionals.empty()) return false;
+  if (rule.min_args > 0 && view.positionals.size() < static_cast<std::size_t>(rule.min_args))
+    return false;
   return true;
 }
 
@@ -153,6 +157,20 @@ const CommandNode* FindChild(const CommandNode& node, std::string_view name) {
     }
   }
   return nullptr;
+}
+
+bool OnlyHelp(const std::vector<Word>& words, std::size_t start) {
+  bool help = false;
+  for (std::size_t i = start + 1; i < words.size(); ++i) {
+    const Word& word = words[i];
+    if (word.text == "--") break;
+    if (word.expands || word.substitutes || word.text == "-c" ||
+        word.text.find('=') != std::string::npos) {
+      return false;
+    }
+    help = help || word.text == "--help" || word.text == "--version";
+  }
+  return help;
 }
 
 }  // namespace togmal::policy

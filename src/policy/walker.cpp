@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "togmal/util/glob.h"
+
 namespace togmal::policy {
 
 void Walker::Line(std::string_view text, SegmentOrigin origin, int code_depth) {
@@ -21,7 +23,27 @@ void Walker::Line(std::string_view text, SegmentOrigin origin, int code_depth) {
     Add(tables_.settings.unparsed_minimum,
         "The command could not be parsed completely (" + problem + ").", text);
   }
-  for (std::size_t i = 0; i < lex.commands.size(); ++i) Simple(lex, i, origin, code_depth);
+  // What each command contains, found in one pass (the nesting is at most
+  // a few dozen deep): the walk stays linear in the number of commands.
+  LineFacts facts;
+  facts.substituted.assign(lex.commands.size(), false);
+  facts.recursive.assign(lex.commands.size(), false);
+  for (std::size_t j = 0; j < lex.commands.size(); ++j) {
+    const SimpleCommand& nested = lex.commands[j];
+    if (nested.parent >= 0 && nested.nesting != Nesting::kFunctionBody) {
+      facts.substituted[static_cast<std::size_t>(nested.parent)] = true;
+    }
+    if (nested.words.empty()) continue;
+    // A body that calls the function itself (`:(){ :|:& };:`) is a fork bomb.
+    for (int ancestor = nested.parent; ancestor >= 0;
+         ancestor = lex.commands[static_cast<std::size_t>(ancestor)].parent) {
+      const SimpleCommand& outer = lex.commands[static_cast<std::size_t>(ancestor)];
+      if (!outer.function_name.empty() && nested.words.front().text == outer.function_name) {
+        facts.recursive[static_cast<std::size_t>(ancestor)] = true;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < lex.commands.size(); ++i) Simple(lex, i, facts, origin, code_depth);
 }
 
 void Walker::CheckAssignment(std::string_view assignment, std::string_view segment) {
@@ -29,8 +51,17 @@ void Walker::CheckAssignment(std::string_view assignment, std::string_view segme
   if (end == std::string_view::npos) return;
   std::string_view name = assignment.substr(0, end);
   if (!name.empty() && name.back() == '+') name.remove_suffix(1);
-  const auto found = tables_.assignments.find(std::string(name));
-  if (found == tables_.assignments.end()) return;
+  auto found = tables_.assignments.find(std::string(name));
+  if (found == tables_.assignments.end()) {
+    // Numbered families such as GIT_CONFIG_KEY_0 are globs in the table.
+    for (auto entry = tables_.assignments.begin(); entry != tables_.assignments.end(); ++entry) {
+      if (entry->first.find('*') != std::string::npos && util::GlobMatches(entry->first, name)) {
+        found = entry;
+        break;
+      }
+    }
+    if (found == tables_.assignments.end()) return;
+  }
   std::string why = found->second.why.empty()
                         ? "Setting " + std::string(name) + " " +
                               std::string(GenericPhrase(found->second.level)) + "."
@@ -38,29 +69,21 @@ void Walker::CheckAssignment(std::string_view assignment, std::string_view segme
   Add(found->second.level, std::move(why), segment);
 }
 
-void Walker::Simple(const LexResult& lex, std::size_t index, SegmentOrigin origin, int code_depth) {
+void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& facts,
+                    SegmentOrigin origin, int code_depth) {
   const SimpleCommand& command = lex.commands[index];
   const std::string& segment = command.text;
+  wrote_before_ = wrote_file_;
   if (segments_ != nullptr && (!command.words.empty() || !command.assignments.empty())) {
     segments_->push_back({command.text, command.Argv(), origin, command.depth + code_depth});
   }
   if (!command.function_name.empty()) {
     Add(Level::kL2, "Defines the shell function '" + command.function_name + "'.", segment);
-    // A body that calls the function itself (`:(){ :|:& };:`) is a fork bomb.
-    for (std::size_t j = index + 1; j < lex.commands.size(); ++j) {
-      int ancestor = lex.commands[j].parent;
-      while (ancestor >= 0 && static_cast<std::size_t>(ancestor) != index) {
-        ancestor = lex.commands[static_cast<std::size_t>(ancestor)].parent;
-      }
-      if (ancestor < 0) continue;
-      const auto& words = lex.commands[j].words;
-      if (!words.empty() && words.front().text == command.function_name) {
-        Add(Level::kL3,
-            "The function '" + command.function_name +
-                "' calls itself: a fork bomb or runaway recursion.",
-            segment);
-        break;
-      }
+    if (facts.recursive[index]) {
+      Add(Level::kL3,
+          "The function '" + command.function_name +
+              "' calls itself: a fork bomb or runaway recursion.",
+          segment);
     }
   }
   for (const std::string& assignment : command.assignments) CheckAssignment(assignment, segment);
@@ -109,13 +132,9 @@ void Walker::Simple(const LexResult& lex, std::size_t index, SegmentOrigin origi
   }
   // After the command's own finding, so that it is the one shown when both
   // are at the same level.
-  for (std::size_t j = index + 1; j < lex.commands.size(); ++j) {
-    const SimpleCommand& nested = lex.commands[j];
-    if (nested.parent == static_cast<int>(index) && nested.nesting != Nesting::kFunctionBody) {
-      Add(tables_.settings.substitution_minimum,
-          "Its arguments come from a command substitution, known only at run time.", segment);
-      break;
-    }
+  if (facts.substituted[index]) {
+    Add(tables_.settings.substitution_minimum,
+        "Its arguments come from a command substitution, known only at run time.", segment);
   }
 }
 
@@ -138,15 +157,28 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
       slash != std::string::npos && slash + 1 < name.size()) {
     name = name.substr(slash + 1);
   }
-  name = Lower(name);
+  if (Lower(name) != name) {
+    // Case-insensitive file systems run `RM -RF` as rm; PowerShell's
+    // parameters ignore case too. Judge the lower-case spelling.
+    std::vector<Word> lowered(words.begin() + static_cast<std::ptrdiff_t>(start), words.end());
+    lowered.front().text = Lower(lowered.front().text);
+    for (Word& word : lowered) {
+      if (IsOptionWord(word.text)) word.text = Lower(word.text);
+    }
+    Words(lowered, 0, stdin_source, segment, origin, code_depth);
+    return;
+  }
   if (name.size() > 4 && name.compare(name.size() - 4, 4, ".exe") == 0) {
     name.resize(name.size() - 4);
   }
   const CommandNode* found = tables_.FindCommand(name);
   if (found == nullptr) {
-    // python3.12, pip3.11 → python3, pip3
+    // python3.12, pip3.11, gcc-12 → python3, pip3, gcc; never format.sh → format.
     const std::size_t dot = name.find_first_of(".-");
-    if (dot != std::string::npos && dot > 0) found = tables_.FindCommand(name.substr(0, dot));
+    if (dot != std::string::npos && dot > 0 && dot + 1 < name.size() &&
+        std::isdigit(static_cast<unsigned char>(name[dot + 1]))) {
+      found = tables_.FindCommand(name.substr(0, dot));
+    }
   }
   if (found == nullptr) {
     Add(tables_.settings.unknown_command,
@@ -181,13 +213,14 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   const Step& deepest = path.back();
   std::string label = Join(words, start, start + 1);
   for (std::size_t p = 1; p < path.size(); ++p) label += " " + words[path[p].index].text;
+  const bool in_project = cwd_unknown_ ? false : cwd_ == project_ || InsideProject(cwd_);
   Level level = deepest.node->level;
   std::string why = deepest.node->why;
   bool rule_matched = false;
   {
     const ArgView view = ViewArgs(words, deepest.index + 1, deepest.node->options_with_value);
     for (const ArgRule& rule : deepest.node->rules) {
-      if (RuleMatches(rule, view)) {
+      if (RuleMatches(rule, view, in_project)) {
         level = rule.level;
         why = rule.why;
         rule_matched = true;
@@ -198,7 +231,7 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   for (std::size_t p = 0; p + 1 < path.size(); ++p) {
     const ArgView view = ViewArgs(words, path[p].index + 1, path[p].node->options_with_value);
     for (const ArgRule& rule : path[p].node->rules) {
-      if (RuleMatches(rule, view)) {
+      if (RuleMatches(rule, view, in_project)) {
         if (rule.level > level) {
           level = rule.level;
           why = rule.why;
@@ -207,9 +240,6 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
         break;
       }
     }
-  }
-  if (why.empty()) {
-    why = "'" + label + "' " + std::string(GenericPhrase(level)) + ".";
   }
   // The entry that runs something: the deepest one with `runs`.
   const CommandNode* runner = nullptr;
@@ -220,6 +250,16 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
       runner_index = step->index;
       break;
     }
+  }
+  // `go run main.go --help` runs main.go: help only where nothing is run.
+  const bool runs_program =
+      label.find(" run") != std::string::npos || label.find(" exec") != std::string::npos;
+  if (runner == nullptr && !runs_program && level > Level::kL0 && OnlyHelp(words, start)) {
+    level = Level::kL0;
+    why = "'" + label + "' only prints its help or version.";
+  }
+  if (why.empty()) {
+    why = "'" + label + "' " + std::string(GenericPhrase(level)) + ".";
   }
   const CommandNode& node = *deepest.node;
   // Path findings go after the command's own finding (added below, on every
@@ -238,6 +278,11 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   const bool wrapper = runner != nullptr && runner->runs == Runs::kWrapper;
   if (!node.data_args && !wrapper) {
     const ArgView view = ViewArgs(words, deepest.index + 1, node.options_with_value);
+    const bool sql = runner != nullptr && runner->runs == Runs::kSql;
+    const std::string statement = sql ? Join(words, deepest.index + 1, words.size()) : "";
+    const char* last_operand = view.positionals.empty() ? nullptr : view.positionals.back().data();
+    // cp's sources are only read; mv's are moved away.
+    const bool copies = node.writes_last_arg && found != tables_.FindCommand("mv");
     for (std::string_view word : view.all) {
       if (node.runs == Runs::kFind &&
           (word == "-exec" || word == "-execdir" || word == "-ok" || word == "-okdir")) {
@@ -251,6 +296,8 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
         if (IsOptionWord(word) || word.find('/') > eq) path_word = word.substr(eq + 1);
       }
       CheckReadPath(path_word, level, segment);
+      CheckGuardWord(path_word, level, copies && word.data() != last_operand, sql, statement,
+                     segment);
     }
   }
   // writes_args commands write only when their level says they change
@@ -262,7 +309,9 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
       CheckWritePath(view.positionals[a], Level::kL1, Level::kL2, segment, "Writes");
     }
   }
+  if (!wrapper) AnalyseProgram(*found, name, words, start, level, segment, code_depth);
   if (findings_ != nullptr) path_findings.end = findings_->size();
+  if (name == "cd" || name == "pushd" || name == "ln") TrackDirectory(name, words, start);
   if (name == "export" || name == "declare" || name == "typeset" || name == "local" ||
       name == "readonly") {
     for (std::size_t a = deepest.index + 1; a < words.size(); ++a) {
@@ -297,6 +346,10 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
         j = k;
       }
       (void)view;
+      return;
+    }
+    if (runner->runs == Runs::kWindowsShell) {
+      WindowsShell(*runner, level, words, runner_index, segment, label, code_depth);
       return;
     }
     Code(*runner, level, words, runner_index, stdin_source, segment, label, code_depth);
@@ -348,6 +401,8 @@ void Walker::Wrapper(const CommandNode& node, Level level, const std::string& wh
   }
   if (j >= words.size()) {
     Add(level, why.empty() ? "'" + words[index].text + "' alone runs nothing." : why, segment);
+    // `env` alone prints the environment.
+    if (Lower(words[index].text).ends_with("env")) SecretsShown("env", words, j - 1, segment);
     return;
   }
   if (level > Level::kL0) Add(level, why, segment);

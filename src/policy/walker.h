@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "tables.h"
@@ -44,8 +45,13 @@ ArgView ViewArgs(const std::vector<Word>& words, std::size_t from,
 bool FlagMatches(std::string_view flag, std::string_view option);
 bool AnyFlag(const ArgView& view, const std::vector<std::string>& flags);
 bool ArgMatches(const std::vector<std::string>& patterns, std::string_view arg);
-bool RuleMatches(const ArgRule& rule, const ArgView& view);
+/// `relative_in_project`: relative words name paths inside the project (no
+/// `cd` elsewhere earlier in the line); all_args rules hold only then.
+bool RuleMatches(const ArgRule& rule, const ArgView& view, bool relative_in_project = true);
 const CommandNode* FindChild(const CommandNode& node, std::string_view name);
+/// `X --help`, `X --version`: the program prints and exits (nothing that
+/// could smuggle a setting in, such as `-c key=value`).
+bool OnlyHelp(const std::vector<Word>& words, std::size_t start);
 
 /// Where a command's stdin comes from, when that matters (shells, SQL).
 struct Stdin {
@@ -60,7 +66,7 @@ class Walker {
  public:
   Walker(const Tables& tables, std::string_view cwd, std::vector<Finding>* findings,
          std::vector<ExecutedSegment>* segments)
-      : tables_(tables), cwd_(cwd), findings_(findings), segments_(segments) {}
+      : tables_(tables), project_(cwd), cwd_(cwd), findings_(findings), segments_(segments) {}
 
   void Line(std::string_view text, SegmentOrigin origin, int code_depth);
 
@@ -75,8 +81,23 @@ class Walker {
                       std::string_view segment, std::string_view what);
   bool InsideProject(std::string_view path) const;
 
+  /// How a path relates to the guard itself (togmal's files, the host
+  /// settings that register it, the audit database).
+  enum class Guarded { kNo, kGuardFile, kAuditDatabase };
+  Guarded GuardedPath(std::string_view path) const;
+  /// A path word as an absolute, normalised path: `~` and `$HOME` expanded,
+  /// relative paths resolved against the directory the command runs in
+  /// (moved by `cd`), links made earlier in the line followed.
+  std::string Resolve(std::string_view path) const;
+
  private:
-  void Simple(const LexResult& lex, std::size_t index, SegmentOrigin origin, int code_depth);
+  /// Per command of one lexed line: has a command substitution among its
+  /// words; is a function whose body calls it.
+  struct LineFacts {
+    std::vector<bool> substituted, recursive;
+  };
+  void Simple(const LexResult& lex, std::size_t index, const LineFacts& facts, SegmentOrigin origin,
+              int code_depth);
   void Words(const std::vector<Word>& words, std::size_t start, const Stdin& stdin_source,
              std::string_view segment, SegmentOrigin origin, int code_depth);
   void Code(const CommandNode& node, Level level, const std::vector<Word>& words, std::size_t index,
@@ -88,8 +109,40 @@ class Walker {
   Level ScanText(const CommandNode& node, std::string_view code, std::string* why) const;
   void CheckAssignment(std::string_view assignment, std::string_view segment);
 
+  // Program-specific analysers (program_analysers.cpp, package_scripts.cpp,
+  // windows_shells.cpp, guard_paths.cpp): what a command runs or touches
+  // through its own options, scripts and arguments.
+  void AnalyseProgram(const CommandNode& entry, std::string_view name,
+                      const std::vector<Word>& words, std::size_t start, Level level,
+                      std::string_view segment, int code_depth);
+  void GitElsewhere(const CommandNode& entry, const std::vector<Word>& words, std::size_t start,
+                    std::string_view segment);
+  void SedScript(const std::vector<Word>& words, std::size_t start, std::string_view segment);
+  void AwkProgram(const std::vector<Word>& words, std::size_t start, std::string_view segment);
+  void ShellBodies(std::string_view name, const std::vector<Word>& words, std::size_t start,
+                   std::string_view segment, int code_depth);
+  void SecretsShown(std::string_view name, const std::vector<Word>& words, std::size_t start,
+                    std::string_view segment);
+  void PackageScript(const CommandNode& entry, const std::vector<Word>& words, std::size_t start,
+                     std::string_view segment, int code_depth);
+  void WindowsShell(const CommandNode& node, Level level, const std::vector<Word>& words,
+                    std::size_t index, std::string_view segment, std::string_view name,
+                    int code_depth);
+  /// `cd DIR` moves where later relative paths point; `ln -s T L` makes L point at T.
+  void TrackDirectory(std::string_view name, const std::vector<Word>& words, std::size_t start);
+  /// A word of a command that changes something, naming the guard's own files.
+  void CheckGuardWord(std::string_view word, Level level, bool copy_source, bool sql,
+                      std::string_view statement, std::string_view segment);
+  /// A write followed by a command that runs project code (tests, builds).
+  void WriteThenRun(const CommandNode& entry, Level level, std::string_view segment);
+
   const Tables& tables_;
-  std::string_view cwd_;
+  std::string project_;       // the directory the agent runs in
+  std::string cwd_;           // where the command runs now: moved by `cd`
+  bool cwd_unknown_ = false;  // `cd "$X"`: later relative paths point anywhere
+  std::unordered_map<std::string, std::string> links_;  // `ln -s`: link → target
+  bool wrote_file_ = false;    // a file inside the project was written in this line
+  bool wrote_before_ = false;  // … by a command before the current one
   std::vector<Finding>* findings_;
   std::vector<ExecutedSegment>* segments_;
   int wrapped_ = 0;  // wrappers inside wrappers (`nice nice … ls`), bounded
