@@ -164,8 +164,9 @@ bool OnlyHelp(const std::vector<Word>& words, std::size_t start) {
   for (std::size_t i = start + 1; i < words.size(); ++i) {
     const Word& word = words[i];
     if (word.text == "--") break;
-    if (word.expands || word.substitutes || word.text == "-c" ||
-        word.text.find('=') != std::string::npos) {
+    // `go run main.go --help` runs main.go: help only where nothing is run.
+    if (word.expands || word.substitutes || word.text == "-c" || word.text == "run" ||
+        word.text == "exec" || word.text.find('=') != std::string::npos) {
       return false;
     }
     help = help || word.text == "--help" || word.text == "--version";

@@ -64,6 +64,7 @@ void Walker::TrackDirectory(std::string_view name, const std::vector<Word>& word
   if (name == "cd" || name == "pushd") {
     if (operands.empty()) {
       if (const char* home = std::getenv("HOME")) cwd_ = home;
+      cwd_in_project_ = cwd_ == project_ || InsideProject(cwd_);
       return;
     }
     const Word& target = *operands.front();
@@ -71,14 +72,17 @@ void Walker::TrackDirectory(std::string_view name, const std::vector<Word>& word
         (target.expands && target.text.rfind("$HOME", 0) != 0 &&
          target.text.rfind("${HOME}", 0) != 0)) {
       cwd_unknown_ = true;  // `cd "$DIR"`, `cd -`: relative paths now point anywhere
+      cwd_in_project_ = false;
       return;
     }
     const std::string resolved = Resolve(target.text);
-    if (!resolved.empty() && resolved.front() == '/' && resolved.size() <= 4096) {
+    if (!resolved.empty() && resolved.front() == '/' && resolved.size() <= 1024) {
       cwd_ = resolved;
       cwd_unknown_ = false;
+      cwd_in_project_ = cwd_ == project_ || InsideProject(cwd_);
     } else {
       cwd_unknown_ = true;
+      cwd_in_project_ = false;
     }
     return;
   }

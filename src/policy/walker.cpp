@@ -213,7 +213,7 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   const Step& deepest = path.back();
   std::string label = Join(words, start, start + 1);
   for (std::size_t p = 1; p < path.size(); ++p) label += " " + words[path[p].index].text;
-  const bool in_project = cwd_unknown_ ? false : cwd_ == project_ || InsideProject(cwd_);
+  const bool in_project = !cwd_unknown_ && cwd_in_project_;
   Level level = deepest.node->level;
   std::string why = deepest.node->why;
   bool rule_matched = false;
@@ -251,10 +251,7 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
       break;
     }
   }
-  // `go run main.go --help` runs main.go: help only where nothing is run.
-  const bool runs_program =
-      label.find(" run") != std::string::npos || label.find(" exec") != std::string::npos;
-  if (runner == nullptr && !runs_program && level > Level::kL0 && OnlyHelp(words, start)) {
+  if (runner == nullptr && level > Level::kL0 && OnlyHelp(words, start)) {
     level = Level::kL0;
     why = "'" + label + "' only prints its help or version.";
   }

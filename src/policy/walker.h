@@ -137,9 +137,10 @@ class Walker {
   void WriteThenRun(const CommandNode& entry, Level level, std::string_view segment);
 
   const Tables& tables_;
-  std::string project_;       // the directory the agent runs in
-  std::string cwd_;           // where the command runs now: moved by `cd`
-  bool cwd_unknown_ = false;  // `cd "$X"`: later relative paths point anywhere
+  std::string project_;         // the directory the agent runs in
+  std::string cwd_;             // where the command runs now: moved by `cd`
+  bool cwd_unknown_ = false;    // `cd "$X"`: later relative paths point anywhere
+  bool cwd_in_project_ = true;  // cwd_ is the project or a directory inside it
   std::unordered_map<std::string, std::string> links_;  // `ln -s`: link → target
   bool wrote_file_ = false;    // a file inside the project was written in this line
   bool wrote_before_ = false;  // … by a command before the current one
