@@ -33,6 +33,16 @@ void SkipDelimited(std::string_view script, std::size_t& i, char delim) {
   if (i < script.size() && script[i] == delim) ++i;
 }
 
+/// Whether a `/` at `i` opens an awk regex (not a division): nothing but
+/// blanks or an operator that expects an operand before it.
+bool RegexMayStart(std::string_view program, std::size_t i) {
+  while (i > 0 && (program[i - 1] == ' ' || program[i - 1] == '\t')) --i;
+  if (i == 0) return true;
+  const char before = program[i - 1];
+  return before == '(' || before == '~' || before == '!' || before == ',' || before == '{' ||
+         before == ';' || before == '&' || before == '|' || before == '\n' || before == '}';
+}
+
 bool SecretName(std::string_view name) {
   std::string upper(name);
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -136,7 +146,7 @@ void Walker::SedScript(const std::vector<Word>& words, std::size_t start,
     } else if (text.size() > 2 && text.rfind("-e", 0) == 0) {
       explicit_script = true;
       scripts.push_back(std::string_view(text).substr(2));
-    } else if (!IsOptionWord(text) && !explicit_script) {
+    } else if (!IsOptionWord(text) && !explicit_script && !text.empty()) {
       scripts.push_back(text);
       break;
     }
@@ -228,6 +238,14 @@ void Walker::AwkProgram(const std::vector<Word>& words, std::size_t start,
     }
     if (c == '"') {
       in_string = true;
+    } else if (c == '/' && RegexMayStart(program, i)) {
+      // A regex literal (`/a|b/`): its `|` is alternation, not a pipe.
+      std::size_t end = i + 1;
+      while (end < program.size() && program[end] != '/' && program[end] != '\n') {
+        if (program[end] == '\\') ++end;
+        ++end;
+      }
+      i = end;
     } else if (c == ';' || c == '{' || c == '}' || c == '\n') {
       statement = i + 1;
     } else if (c == '|' && (i + 1 >= program.size() || program[i + 1] != '|') &&
