@@ -1,5 +1,5 @@
 // Analysis in-process: the shared detector bank on realistic 1 KB and 25 KB
-// texts (design.md §5 budget: ≤ 200 µs for 25,000 characters), plus the cost
+// texts (budget: ≤ 300 µs for 25,000 characters, docs/performance.md), plus the cost
 // of compiling the catalogue once.
 
 #include <benchmark/benchmark.h>

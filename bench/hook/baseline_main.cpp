@@ -1,4 +1,4 @@
-// The floor `togmal hook` is measured against (design.md §5): a minimal C++
+// The floor `togmal hook` is measured against (docs/performance.md): a minimal C++
 // program that does what any hook must do and nothing else — read Claude
 // Code's JSON from stdin, parse it, print one decision line. Built with the
 // same compiler and flags as togmal, so the ratio measures togmal's own work.

@@ -1,6 +1,6 @@
 // hook_process_timer: times `togmal hook` as a whole process against the
 // minimal baseline program, alternating the two so both see the same machine
-// state (design.md §5 budget: togmal ≤ 1.5× the baseline).
+// state (budget: togmal ≤ 1.5× the baseline, docs/performance.md).
 //
 //   hook_process_timer [--runs N] [--max-ratio R] [--baseline-is-togmal]
 //                      TOGMAL BASELINE INPUT.json...

@@ -1,4 +1,4 @@
-// serve_throughput: design.md §5's serve budgets — `togmal_check_tool_call`
+// serve_throughput: the serve budgets of docs/performance.md — `togmal_check_tool_call`
 // calls per second over one stdio pipe with the audit on, and the server's
 // memory after them.
 //

@@ -69,6 +69,8 @@ Action DefineCheck(CLI::App& command) {
   return [options, &command]() -> int {
     std::vector<std::string> words = command.remaining();
     if (!words.empty() && words.front() == "--") words.erase(words.begin());
+    // `togmal check -- CMD…`: CLI11 leaves what follows `--` to the top level.
+    if (words.empty() && command.get_parent() != nullptr) words = command.get_parent()->remaining();
     if (options->cwd.empty()) {
       std::error_code error;
       options->cwd = std::filesystem::current_path(error).string();

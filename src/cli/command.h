@@ -42,10 +42,14 @@ int Main(int argc, char** argv);
 Action DefineAnalyze(CLI::App& command);
 Action DefineAudit(CLI::App& command);
 Action DefineCheck(CLI::App& command);
+Action DefineDoctor(CLI::App& command);
 Action DefineHook(CLI::App& command);
+Action DefineInstall(CLI::App& command);
 Action DefineRules(CLI::App& command);
 Action DefineServe(CLI::App& command);
 Action DefineStats(CLI::App& command);
+Action DefineStatusline(CLI::App& command);
+Action DefineUninstall(CLI::App& command);
 Action DefineVersion(CLI::App& command);
 
 }  // namespace togmal::cli

@@ -10,11 +10,23 @@ std::span<const CommandSpec> Commands() {
       {"audit", "Verify, tail, export or prune the hash-chained audit trail", DefineAudit},
       {"check", "Classify a shell command or tool call: level L0-L3, decision and reasons",
        DefineCheck},
-      {"hook", "Claude Code PreToolUse hook: judge the tool call on stdin, print the decision",
+      {"doctor",
+       "Check the set-up: hosts that run the hook, configuration layers, database and audit chain",
+       DefineDoctor},
+      {"hook",
+       "Agent host pre-tool hook (Claude Code by default, --host for others): judge the tool "
+       "call on stdin, print the decision",
        DefineHook},
+      {"install",
+       "Register togmal with an agent host (claude-code, claude-desktop, gemini, "
+       "codex, copilot, cursor)",
+       DefineInstall},
       {"rules", "Validate policy rules, explain a decision, run policy tests", DefineRules},
       {"serve", "Run the MCP server on stdio (both protocol eras)", DefineServe},
       {"stats", "Show taxonomy and audit trail counts", DefineStats},
+      {"statusline", "One line for Claude Code's status line: the guard's state and today's counts",
+       DefineStatusline},
+      {"uninstall", "Remove exactly what `togmal install` added to an agent host", DefineUninstall},
       {"version", "Print togmal's version and the protocol versions it speaks", DefineVersion},
   };
   return kCommands;

@@ -1,6 +1,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -52,6 +53,20 @@ int Main(int argc, char** argv) {
   const auto commands = Commands();
   const bool known = std::any_of(commands.begin(), commands.end(),
                                  [&](const CommandSpec& spec) { return spec.name == named; });
+  // CLI11 would only say "A subcommand is required" for a misspelt name.
+  if (!named.empty() && !known) {
+    std::string names;
+    for (const CommandSpec& spec : commands) {
+      if (!names.empty()) names += ", ";
+      names += spec.name;
+    }
+    std::cerr << "togmal: unknown subcommand '" << named << "' (one of: " << names
+              << "; see togmal --help)\n";
+    return kExitUsage;
+  }
+  // CLI11 hands the words after `togmal check --` back to the top level; they
+  // are the command to check (cli/check.cpp reads them there).
+  if (named == "check") app.allow_extras();
   std::vector<std::pair<CLI::App*, Action>> actions;
   for (const CommandSpec& spec : commands) {
     if (known && spec.name != named) continue;

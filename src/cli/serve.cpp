@@ -45,7 +45,6 @@ void RegisterAll(mcp::ToolRegistry& tools, mcp::ResourceRegistry& resources,
 #ifdef TOGMAL_WITH_TEST_TOOLS
   if (mcp::TestToolsRequested()) mcp::RegisterTestTools(tools);
 #endif
-  (void)tools;
 }
 
 int Serve(const ServeOptions& options) {

@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "togmal/check/judge.h"
-#include "togmal/hook/hook_input.h"
+#include "togmal/hook/host.h"
 #include "togmal/store/audit_log.h"
 #include "togmal/store/database.h"
 #include "togmal/store/settings.h"
@@ -25,13 +25,6 @@ namespace {
 
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
-
-// The last resort when even building the answer failed: still valid JSON,
-// still not an allow.
-constexpr std::string_view kLastResortAnswer =
-    R"x({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask",)x"
-    R"x("permissionDecisionReason":"togmal error: could not build an answer (asking to be safe)"}})x"
-    "\n";
 
 // How long the hook's audit append waits for another process's write lock:
 // well inside the decision budget, far above a commit's usual ~1 ms.
@@ -86,14 +79,6 @@ check::Judge HookJudge(const HookOptions& options, const store::AuditOptions& au
                        .resolve_sample = {}});  // no model to ask: SAMPLE → ask
 }
 
-std::string Answer(const rules::Decision& decision) {
-  try {
-    return util::DumpJson(check::ClaudeHookAnswer(decision)) + "\n";
-  } catch (...) {
-    return std::string(kLastResortAnswer);
-  }
-}
-
 // Reads settings.yaml once, for both the decision and the audit options, into
 // `state`. Broken files are left out with a warning.
 void LoadHookSettings(Progress& state) {
@@ -139,16 +124,18 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
     }
     const check::Judge judge = HookJudge(options, state.audit, state.sync_every_commit);
     if (input.size() > kMaxHookInputBytes) {
-      return Answer(judge
-                        .Refuse(malformed, settings,
-                                "the hook input is larger than " +
-                                    std::to_string(kMaxHookInputBytes) + " bytes",
-                                started, warnings)
-                        .decision);
+      return HostAnswer(options.host, judge
+                                          .Refuse(malformed, settings,
+                                                  "the hook input is larger than " +
+                                                      std::to_string(kMaxHookInputBytes) + " bytes",
+                                                  started, warnings)
+                                          .decision);
     }
-    auto call = ParseHookInput(input);
+    auto call = ParseHostInput(options.host, input);
     if (!call) {
-      return Answer(judge.Refuse(malformed, settings, call.error(), started, warnings).decision);
+      return HostAnswer(
+          options.host,
+          judge.Refuse(malformed, settings, call.error(), started, warnings).decision);
     }
     {
       std::lock_guard lock(state.mutex);
@@ -157,21 +144,27 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
     }
     auto policy = check::LoadPolicy(call->cwd, layers, options.user_rules);
     if (!policy) {
-      return Answer(judge.Refuse(*call, settings, policy.error(), started, warnings).decision);
+      return HostAnswer(options.host,
+                        judge.Refuse(*call, settings, policy.error(), started, warnings).decision,
+                        call->hook_event_name);
     }
     // The settings warnings were logged already; the rule files' are new.
     for (const std::string& ignored : policy->rules->ignored) spdlog::warn("{}", ignored);
     policy->warnings = std::move(warnings);
     SetStage(state, "deciding");
-    return Answer(judge.Decide(*call, *policy, started).decision);
+    return HostAnswer(options.host, judge.Decide(*call, *policy, started).decision,
+                      call->hook_event_name);
   } catch (const std::exception& e) {
     std::lock_guard lock(state.mutex);
-    return Answer(HookJudge(options, state.audit, state.sync_every_commit)
-                      .Refuse(state.call, state.settings,
-                              std::string("internal error: ") + e.what(), started, state.warnings)
-                      .decision);
+    return HostAnswer(
+        options.host,
+        HookJudge(options, state.audit, state.sync_every_commit)
+            .Refuse(state.call, state.settings, std::string("internal error: ") + e.what(), started,
+                    state.warnings)
+            .decision,
+        state.call.hook_event_name);
   } catch (...) {
-    return std::string(kLastResortAnswer);
+    return std::string(LastResortAnswer(options.host));
   }
 }
 
@@ -299,9 +292,11 @@ int RunHookProcess(const HookOptions& options) {
       const std::string why =
           "no decision within " + std::to_string(budget.count()) + " ms (stuck " + stage + ")";
       spdlog::error("{}", why);
-      return Answer(HookJudge(options, audit, sync_every_commit)
-                        .Refuse(call, settings, why, started, warnings)
-                        .decision);
+      return HostAnswer(options.host,
+                        HookJudge(options, audit, sync_every_commit)
+                            .Refuse(call, settings, why, started, warnings)
+                            .decision,
+                        call.hook_event_name);
     });
     answer = Decide(ReadStdin(kMaxHookInputBytes), options, progress, started);
     if (!watchdog.Claim()) {

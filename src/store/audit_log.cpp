@@ -387,6 +387,21 @@ Result<AuditCounts> AuditLog::Counts() {
   }
 }
 
+Result<std::map<std::string, int64_t>> AuditLog::DecisionsSince(std::string_view since) {
+  std::map<std::string, int64_t> counts;
+  try {
+    SQLite::Statement query(database_->sql(),
+                            "SELECT decision, count(*) FROM audit WHERE time >= ? AND "
+                            "kind = 'decision' AND decision IS NOT NULL GROUP BY decision");
+    query.bind(1, std::string(since));
+    while (query.executeStep())
+      counts[query.getColumn(0).getString()] = query.getColumn(1).getInt64();
+    return counts;
+  } catch (const SQLite::Exception& e) {
+    return Fail(DescribeSqliteError(database_->path(), e.getExtendedErrorCode(), e.what()));
+  }
+}
+
 Result<PruneReport> AuditLog::PruneBefore(std::chrono::system_clock::time_point cutoff) {
   PruneReport report;
   try {

@@ -13,8 +13,8 @@ namespace {
 TEST(CommandLine, HelpListsEverySubcommand) {
   ProcessOutput output = RunProcess({TogmalBinary(), "--help"}, "");
   EXPECT_EQ(output.exit_code, 0);
-  for (const char* name :
-       {"analyze", "audit", "check", "hook", "rules", "serve", "stats", "version"}) {
+  for (const char* name : {"analyze", "audit", "check", "doctor", "hook", "install", "rules",
+                           "serve", "stats", "statusline", "uninstall", "version"}) {
     EXPECT_NE(output.out.find(std::string("\n  ") + name + " "), std::string::npos)
         << name << " missing from:\n"
         << output.out;
@@ -31,6 +31,16 @@ TEST(CommandLine, GlobalLogLevelBeforeTheSubcommand) {
   EXPECT_NE(check.out.find("L0"), std::string::npos) << check.out;
 }
 
+TEST(CommandLine, CheckAcceptsTheConventionalDoubleDash) {
+  ProcessOutput quoted = RunProcess({TogmalBinary(), "check", "--", "rm -rf ~"}, "");
+  EXPECT_EQ(quoted.exit_code, 0) << quoted.err;
+  EXPECT_EQ(quoted.out.rfind("L3 deny", 0), 0u) << quoted.out;
+  // After `--` even words that look like check's own options are the command.
+  ProcessOutput words = RunProcess({TogmalBinary(), "check", "--json", "--", "ls", "--json"}, "");
+  EXPECT_EQ(words.exit_code, 0) << words.err;
+  EXPECT_NE(words.out.find("\"level\":\"L0\""), std::string::npos) << words.out;
+}
+
 TEST(CommandLine, SubcommandHelpShowsItsOwnOptions) {
   ProcessOutput hook = RunProcess({TogmalBinary(), "hook", "--help"}, "");
   EXPECT_EQ(hook.exit_code, 0) << hook.err;
@@ -43,7 +53,10 @@ TEST(CommandLine, SubcommandHelpShowsItsOwnOptions) {
 }
 
 TEST(CommandLine, UnknownOrMissingSubcommandIsAUsageError) {
-  EXPECT_EQ(RunProcess({TogmalBinary(), "frobnicate"}, "").exit_code, 64);
+  ProcessOutput unknown = RunProcess({TogmalBinary(), "frobnicate"}, "");
+  EXPECT_EQ(unknown.exit_code, 64);
+  EXPECT_NE(unknown.err.find("unknown subcommand 'frobnicate'"), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("hook"), std::string::npos) << "names the known ones: " << unknown.err;
   EXPECT_EQ(RunProcess({TogmalBinary()}, "").exit_code, 64);
   // A subcommand's option on another subcommand is refused, as before.
   EXPECT_EQ(RunProcess({TogmalBinary(), "version", "--ask-timeout-ms", "5"}, "").exit_code, 64);

@@ -1,5 +1,5 @@
 // `togmal hook` through the real binary, fed exactly what Claude Code writes
-// to a PreToolUse command hook's stdin (design.md §2.2).
+// to a PreToolUse command hook's stdin (docs/hosts.md, Claude Code).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 

@@ -1,5 +1,6 @@
 #pragma once
-/// `togmal hook`: Claude Code's PreToolUse command hook. One JSON object in,
+/// `togmal hook`: an agent host's pre-tool command hook (Claude Code's
+/// PreToolUse by default; the other hosts' formats are in hook/host.h). One JSON object in,
 /// one JSON line out, always: malformed input and internal errors become
 /// `ask` (or `deny`, by `hook.on_error`), never a crash and never a silent
 /// allow. The decision (check::Judge) is audited before it is printed.
@@ -16,6 +17,8 @@
 #include <string>
 #include <string_view>
 
+#include "togmal/hook/host.h"
+
 namespace togmal::hook {
 
 struct HookOptions {
@@ -23,6 +26,8 @@ struct HookOptions {
   std::filesystem::path database;
   /// The user's rule file; std::nullopt = rules::UserRulesPath().
   std::optional<std::filesystem::path> user_rules;
+  /// Whose input is read and in whose format the answer is written.
+  Host host = Host::kClaude;
 };
 
 /// Largest hook input read; a bigger one is answered as malformed.

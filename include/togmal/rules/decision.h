@@ -95,7 +95,7 @@ void ResolveSampleByModel(Decision& decision, Permission verdict, std::string_vi
 /// with the error in the reason. Never allow.
 Decision ErrorDecision(const DecisionSettings& settings, std::string_view error);
 
-/// The result of togmal_check_tool_call (design.md §2.1) without audit_id.
+/// The result of togmal_check_tool_call (README, "Tools") without audit_id.
 nlohmann::json DecisionJson(const Decision& decision);
 
 }  // namespace togmal::rules

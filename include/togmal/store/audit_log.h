@@ -120,6 +120,10 @@ class AuditLog {
   Result<int64_t> ForEach(const std::function<void(const AuditEntry&)>& sink);
 
   Result<AuditCounts> Counts();
+  /// Decision entries at or after `since` (an AuditEntry::time), by
+  /// decision ("allow", "ask", "deny"). Uses the time index: cheap enough
+  /// for a status line redrawn every few hundred milliseconds.
+  Result<std::map<std::string, int64_t>> DecisionsSince(std::string_view since);
 
   /// Deletes entries older than `cutoff` and records a checkpoint. A no-op
   /// when nothing is that old.

@@ -244,6 +244,22 @@ TEST_F(AuditLogTest, ToJsonCarriesTheChainAndReverifies) {
   EXPECT_EQ(ComputeEntryHash(same, prev), hash);
 }
 
+TEST_F(AuditLogTest, DecisionsSinceCountsOnlyWhatCameAfter) {
+  AuditEntry old;
+  old.time = "2020-01-01T00:00:00.000000Z";
+  old.decision = "deny";
+  ASSERT_TRUE(log_.Append(old).ok());
+  AppendDecisions(5);  // 3 allow, 2 deny, now
+  auto counts = log_.DecisionsSince("2026-01-01T00:00:00.000000Z");
+  ASSERT_TRUE(counts.ok()) << counts.error();
+  EXPECT_EQ((*counts)["allow"], 3);
+  EXPECT_EQ((*counts)["deny"], 2);
+  EXPECT_EQ(counts->count("ask"), 0u);
+  auto all = log_.DecisionsSince("");
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ((*all)["deny"], 3);
+}
+
 TEST_F(AuditLogTest, CountsByKindAndDecision) {
   AppendDecisions(5);  // 3 allow, 2 deny
   AuditEntry change;

@@ -1,0 +1,200 @@
+// `togmal doctor`: is togmal set up and working? Which hosts run it (and
+// whether the binary they run exists), do the configuration layers load, is
+// the database writable and its audit chain intact, what were the last
+// decisions. Every problem comes with its fix; the exit code is 1 if there is
+// one.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "database_option.h"
+#include "togmal/check/judge.h"
+#include "togmal/install/installer.h"
+#include "togmal/store/audit_log.h"
+#include "togmal/store/database.h"
+#include "togmal/util/settings_layers.h"
+#include "togmal/util/text.h"
+
+namespace togmal::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct DoctorOptions {
+  DatabaseOption db;
+  std::string dir;
+};
+
+class Report {
+ public:
+  void Ok(const std::string& what) { std::cout << "  ok       " << what << "\n"; }
+  void Note(const std::string& what) { std::cout << "  note     " << what << "\n"; }
+  void Problem(const std::string& what, const std::string& fix) {
+    ++problems_;
+    std::cout << "  PROBLEM  " << what << "\n           fix: " << fix << "\n";
+  }
+  int problems() const { return problems_; }
+
+ private:
+  int problems_ = 0;
+};
+
+// The program a registered hook command runs (its first word, unquoted).
+std::string Program(const std::string& file) {
+  auto loaded = install::LoadJsonFile(file);
+  if (!loaded) return {};
+  std::string found;
+  std::function<void(const install::OrderedJson&)> walk = [&](const install::OrderedJson& value) {
+    if (!found.empty()) return;
+    if (value.is_string() && install::IsTogmalHookCommand(value.get<std::string>())) {
+      std::string command = value.get<std::string>();
+      if (!command.empty() && command.front() == '"') {
+        found = command.substr(1, command.find('"', 1) - 1);
+      } else {
+        found = command.substr(0, command.find(' '));
+      }
+    } else if (value.is_structured()) {
+      for (const auto& item : value) walk(item);
+    }
+  };
+  walk(loaded->value);
+  return found;
+}
+
+void CheckHosts(const install::Places& places, Report& report) {
+  std::cout << "hosts\n";
+  std::error_code error;
+  const fs::path self = fs::read_symlink("/proc/self/exe", error);
+  int registered = 0;
+  for (const install::Registration& found : install::FindRegistrations(places, self)) {
+    const std::string where = found.target + " (" + std::string(install::ScopeName(found.scope)) +
+                              "): " + found.file.string();
+    if (!found.error.empty()) {
+      report.Problem(where + " cannot be read: " + found.error, "fix the file by hand");
+      continue;
+    }
+    if (!found.registered) continue;
+    ++registered;
+    if (found.target == "claude-desktop") {
+      report.Ok(where);
+      continue;
+    }
+    const std::string program = Program(found.file.string());
+    if (program.find('/') != std::string::npos && ::access(program.c_str(), X_OK) != 0) {
+      report.Problem(where + " runs " + program + ", which is not an executable file",
+                     "togmal install " + found.target + " --scope " +
+                         std::string(install::ScopeName(found.scope)) +
+                         " (from the togmal to use)");
+    } else if (program.find('/') != std::string::npos &&
+               fs::equivalent(program, self, error) == false) {
+      report.Note(where + " runs " + program + ", not this togmal (" + self.string() + ")");
+    } else {
+      report.Ok(where + " runs togmal hook");
+    }
+  }
+  if (registered == 0) {
+    report.Problem("no agent host runs togmal's hook",
+                   "togmal install claude-code (or gemini, codex, copilot, cursor)");
+  }
+}
+
+void CheckConfiguration(const fs::path& project, Report& report) {
+  std::cout << "configuration\n";
+  util::SettingsLayers layers = util::LoadSettingsLayers();
+  for (const util::SettingsLayer& layer : layers.layers) report.Ok("settings: " + layer.source);
+  for (const std::string& why : layers.ignored) {
+    report.Problem("settings left out: " + why,
+                   "correct the file at that line (`togmal rules validate`)");
+  }
+  auto policy = check::LoadPolicy(project, layers.layers);
+  if (!policy) {
+    report.Problem("the built-in policy does not load: " + policy.error(), "reinstall togmal");
+    return;
+  }
+  for (const std::string& file : policy->rules->files) report.Ok("rules: " + file);
+  for (const std::string& why : policy->warnings) {
+    report.Problem("settings: " + why, "correct the file at that line");
+  }
+  for (const std::string& why : policy->rules->ignored) {
+    report.Problem("rules left out: " + why,
+                   "correct the file at that line (`togmal rules validate`)");
+  }
+}
+
+void CheckDatabase(const fs::path& path, Report& report) {
+  std::cout << "database\n";
+  auto db = store::Database::Open(path, {.busy_timeout_ms = 1000});
+  if (!db) {
+    report.Problem(db.error(), "make " + path.parent_path().string() +
+                                   " writable, or point TOGMAL_DB (or --db) at a writable place");
+    return;
+  }
+  report.Ok(path.string() + " opens for writing");
+  store::AuditLog log(*db);
+  auto verify = log.Verify();
+  if (!verify) {
+    report.Problem("the audit trail cannot be read: " + verify.error(), "togmal audit verify");
+  } else if (!verify->ok) {
+    report.Problem("the audit chain is broken at entry " +
+                       std::to_string(verify->broken_id.value_or(0)) + ": " + verify->problem,
+                   "find out who edited the database; keep a copy (sqlite3 .backup) as evidence");
+  } else {
+    report.Ok("audit chain intact (" + std::to_string(verify->checked) + " entries)");
+  }
+  auto tail = log.Tail(50);
+  if (!tail) return;
+  std::vector<const store::AuditEntry*> decisions;
+  for (auto it = tail->rbegin(); it != tail->rend() && decisions.size() < 5; ++it) {
+    if (it->kind == store::AuditKind::kDecision) decisions.push_back(&*it);
+  }
+  std::cout << "last decisions\n";
+  if (decisions.empty()) std::cout << "  (none yet)\n";
+  for (const store::AuditEntry* entry : decisions) {
+    std::cout << "  " << entry->time.substr(0, 19) << "  " << entry->decision << "  "
+              << entry->level << "  " << entry->tool_name << "  "
+              << util::OneLine(entry->input.is_object() && entry->input.contains("command")
+                                   ? entry->input["command"].dump()
+                                   : entry->input.dump(),
+                               80)
+              << "\n";
+  }
+}
+
+}  // namespace
+
+Action DefineDoctor(CLI::App& command) {
+  auto options = std::make_shared<DoctorOptions>();
+  options->db = AddDatabaseOption(command);
+  command.add_option("--dir", options->dir,
+                     "The project to check (project-scope hooks, .togmal/rules.yaml; default: the "
+                     "current directory)");
+  return [options] {
+    install::Places places;
+    if (const char* home = std::getenv("HOME")) places.home = home;
+    std::error_code error;
+    places.project =
+        options->dir.empty() ? fs::current_path(error) : fs::absolute(options->dir, error);
+    if (const char* value = std::getenv("XDG_CONFIG_HOME")) places.xdg_config_home = value;
+    if (const char* value = std::getenv("CODEX_HOME")) places.codex_home = value;
+    if (const char* value = std::getenv("COPILOT_HOME")) places.copilot_home = value;
+    Report report;
+    CheckHosts(places, report);
+    CheckConfiguration(places.project, report);
+    CheckDatabase(options->db.Resolve(), report);
+    if (report.problems() == 0) {
+      std::cout << "no problems found\n";
+      return kExitOk;
+    }
+    std::cout << report.problems() << (report.problems() == 1 ? " problem" : " problems")
+              << " found\n";
+    return kExitFailure;
+  };
+}
+
+}  // namespace togmal::cli
