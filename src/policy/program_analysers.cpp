@@ -84,6 +84,24 @@ void Walker::AnalyseProgram(const CommandNode& entry, std::string_view name,
     PackageScript(entry, words, start, segment, code_depth);
   }
   if (name == "git") GitElsewhere(entry, words, start, segment);
+  // A command that changes something and names its output file (`sort -o F`,
+  // `git diff --output=F`, `gcc -o F`, `find -fprint F`): F is written.
+  if (level >= Level::kL1) {
+    for (std::size_t i = start + 1; i < words.size(); ++i) {
+      const std::string& text = words[i].text;
+      if (text == "--") break;
+      for (std::string_view option : {"-o", "--output", "--output-file", "-fprint", "-fprintf",
+                                      "-fprint0", "-fls", "--log-file"}) {
+        if (text == option && i + 1 < words.size()) {
+          CheckWritePath(words[i + 1].text, Level::kL1, Level::kL2, segment, "Writes");
+        } else if (option.starts_with("--") && text.size() > option.size() &&
+                   text.starts_with(option) && text[option.size()] == '=') {
+          CheckWritePath(std::string_view(text).substr(option.size() + 1), Level::kL1, Level::kL2,
+                         segment, "Writes");
+        }
+      }
+    }
+  }
   WriteThenRun(entry, level, segment);
 }
 
