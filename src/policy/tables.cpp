@@ -405,6 +405,12 @@ bool PathGlobMatches(std::string_view pattern, std::string_view text, bool ancho
     if (!prefix.empty() && prefix.back() == '/')
       prefix.remove_suffix(1);  // `/etc/**` matches `/etc`
     if (!text.starts_with(prefix)) return false;
+  } else if (pattern.starts_with("**/")) {
+    // `**/.ssh/**` needs `.ssh` somewhere in the text.
+    const std::string_view inner = pattern.substr(3);
+    std::string_view literal = inner.substr(0, inner.find_first_of("*?[\\"));
+    if (!literal.empty() && literal.back() == '/') literal.remove_suffix(1);
+    if (text.find(literal) == std::string_view::npos) return false;
   }
   return util::GlobMatches(pattern, text);
 }
