@@ -49,6 +49,7 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
     Field(out, "all_args", Strings(rule.all_args));
     Field(out, "any_word", Strings(rule.any_word));
     if (rule.no_args) out += ", .no_args = " + std::string(*rule.no_args ? "1" : "0");
+    if (rule.min_args > 0) out += ", .min_args = " + std::to_string(rule.min_args);
     return out + "}";
   }
 
@@ -148,6 +149,8 @@ int main(int argc, char** argv) {
   const std::string config = emit.Strings(tables.config);
   const std::string system = emit.Strings(tables.system);
   const std::string scratch = emit.Strings(tables.scratch);
+  const std::string guard = emit.Strings(tables.guard);
+  const std::string audit_database = emit.Strings(tables.audit_database);
   const togmal::policy::Settings& settings = tables.settings;
 
   std::ofstream out(argv[2], std::ios::binary);
@@ -161,12 +164,15 @@ int main(int argc, char** argv) {
       << "    .settings = {" << LevelLiteral(settings.unknown_command) << ", "
       << LevelLiteral(settings.unknown_tool) << ", " << LevelLiteral(settings.substitution_minimum)
       << ", " << LevelLiteral(settings.unparsed_minimum) << ", " << LevelLiteral(settings.too_deep)
-      << ", " << LevelLiteral(settings.sensitive_minimum) << "},\n"
+      << ", " << LevelLiteral(settings.sensitive_minimum) << ", "
+      << LevelLiteral(settings.secrets_output) << "},\n"
       << "    .sensitive = " << sensitive << ",\n"
       << "    .not_sensitive = " << not_sensitive << ",\n"
       << "    .config = " << config << ",\n"
       << "    .system = " << system << ",\n"
       << "    .scratch = " << scratch << ",\n"
+      << "    .guard = " << guard << ",\n"
+      << "    .audit_database = " << audit_database << ",\n"
       << "    .tools = " << tool_list << ",\n"
       << "    .assignments = " << assignment_list << ",\n"
       << "    .names = " << name_list << ",\n"

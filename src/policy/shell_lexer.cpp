@@ -85,6 +85,9 @@ class Parser {
   void ParseBackticks(Word& word, int depth, int parent);
   void ParseProcessSubstitution(Word& word, int depth, int parent);
   void SkipBalanced(char open, char close, Word& word);
+  /// `${x:-$(cmd)}`, `$(( $(cmd) ))`: the substitutions inside an expansion
+  /// the lexer skips as a whole (word.text from `from` on) still run.
+  void ScanInsideExpansion(Word& word, std::size_t from, int depth, int parent);
   std::size_t NewCommand(int depth, Nesting nesting, int parent);
 
   std::string_view src_;
@@ -255,6 +258,7 @@ bool Parser::ParseCommand(int depth, Nesting nesting, int parent, Terminator ter
         // `(( arithmetic ))`: evaluates, runs nothing.
         Word word;
         SkipBalanced('(', ')', word);
+        ScanInsideExpansion(word, 0, depth, static_cast<int>(index));
         word.text = "((";
         word.expands = true;
         command().words.push_back(std::move(word));
@@ -595,7 +599,9 @@ void Parser::ParseDollar(Word& word, int depth, int parent) {
     word.expands = true;
     ++pos_;
     word.text.push_back('$');
+    const std::size_t from = word.text.size();
     SkipBalanced('(', ')', word);
+    ScanInsideExpansion(word, from, depth, parent);
     return;
   }
   if (next == '(') {
@@ -610,7 +616,9 @@ void Parser::ParseDollar(Word& word, int depth, int parent) {
     word.expands = true;
     ++pos_;
     word.text.push_back('$');
+    const std::size_t from = word.text.size();
     SkipBalanced('{', '}', word);
+    ScanInsideExpansion(word, from, depth, parent);
     return;
   }
   if (IsNameStart(next)) {
@@ -629,6 +637,19 @@ void Parser::ParseDollar(Word& word, int depth, int parent) {
   }
   word.text.push_back('$');
   ++pos_;
+}
+
+void Parser::ScanInsideExpansion(Word& word, std::size_t from, int depth, int parent) {
+  const std::string_view inner = std::string_view(word.text).substr(from);
+  if (inner.find("$(") == std::string_view::npos && inner.find('`') == std::string_view::npos) {
+    return;  // the common case costs one scan
+  }
+  if (!Deeper(depth + 1)) return;
+  const std::string body(inner);
+  Parser nested(body, out_);
+  Word scanned;
+  nested.ParseDoubleQuoted(scanned, depth + 1, parent, /*until_eof=*/true);
+  if (scanned.substitutes) word.substitutes = true;
 }
 
 void Parser::ParseBackticks(Word& word, int depth, int parent) {

@@ -59,7 +59,7 @@ class Loader {
     if (!node.IsMap()) return At(node, "a rule is a map with level, why and conditions");
     if (auto ok = CheckKeys(node,
                             {"level", "why", "any_flag", "all_flags", "none_flag", "any_arg",
-                             "all_args", "any_word", "no_args"},
+                             "all_args", "any_word", "no_args", "min_args"},
                             "a rule");
         !ok) {
       return Fail(ok.error());
@@ -92,10 +92,11 @@ class Loader {
       }
     }
     if (const YAML::Node no_args = node["no_args"]) rule.no_args = no_args.as<bool>();
+    if (const YAML::Node min_args = node["min_args"]) rule.min_args = min_args.as<int>();
     const bool has_condition = !rule.any_flag.empty() || !rule.all_flags.empty() ||
                                !rule.none_flag.empty() || !rule.any_arg.empty() ||
                                !rule.all_args.empty() || !rule.any_word.empty() ||
-                               rule.no_args.has_value();
+                               rule.no_args.has_value() || rule.min_args > 0;
     if (!has_condition) return At(node, "a rule needs at least one condition");
     return rule;
   }
@@ -193,7 +194,8 @@ class Loader {
           {"eval", Runs::kEval},
           {"find", Runs::kFind},
           {"sql", Runs::kSql},
-          {"command_string", Runs::kCommandString}};
+          {"command_string", Runs::kCommandString},
+          {"windows_shell", Runs::kWindowsShell}};
       bool found = false;
       for (auto [text, value] : kRuns) {
         if (runs.Scalar() == text) {
@@ -204,7 +206,7 @@ class Loader {
       if (!found) {
         return At(runs,
                   "runs must be one of wrapper, shell, interpreter, eval, find, sql, "
-                  "command_string");
+                  "command_string, windows_shell");
       }
     }
     if (node["default_command"])
@@ -245,6 +247,7 @@ class Loader {
                         : key == "unparsed_minimum"     ? &tables.settings.unparsed_minimum
                         : key == "too_deep"             ? &tables.settings.too_deep
                         : key == "sensitive_minimum"    ? &tables.settings.sensitive_minimum
+                        : key == "secrets_output"       ? &tables.settings.secrets_output
                                                         : nullptr;
         if (target == nullptr) return At(entry.first, "unknown setting '" + key + "'");
         auto level = ParseLevelNode(entry.second);
@@ -256,12 +259,14 @@ class Loader {
       if (!paths.IsMap()) return At(paths, "paths is a map");
       for (const auto& entry : paths) {
         const std::string key = entry.first.Scalar();
-        std::vector<std::string>* target = key == "sensitive"       ? &tables.sensitive
-                                           : key == "not_sensitive" ? &tables.not_sensitive
-                                           : key == "config"        ? &tables.config
-                                           : key == "system"        ? &tables.system
-                                           : key == "scratch"       ? &tables.scratch
-                                                                    : nullptr;
+        std::vector<std::string>* target = key == "sensitive"        ? &tables.sensitive
+                                           : key == "not_sensitive"  ? &tables.not_sensitive
+                                           : key == "config"         ? &tables.config
+                                           : key == "system"         ? &tables.system
+                                           : key == "scratch"        ? &tables.scratch
+                                           : key == "guard"          ? &tables.guard
+                                           : key == "audit_database" ? &tables.audit_database
+                                                                     : nullptr;
         if (target == nullptr) return At(entry.first, "unknown path list '" + key + "'");
         auto values = Strings(entry.second);
         if (!values) return Fail(values.error());
@@ -384,15 +389,44 @@ std::string NormalizePath(std::string_view path) {
   return out;
 }
 
+namespace {
+
+/// Matches one path-list glob, ruling most texts out with string compares
+/// first: compiling a glob costs far more than comparing its literal ends.
+bool PathGlobMatches(std::string_view pattern, std::string_view text, bool anchored) {
+  const std::size_t first = pattern.find_first_of("*?[\\");
+  if (first == std::string_view::npos) return pattern == text;
+  const std::size_t last = pattern.find_last_of("*?[]\\");
+  std::string_view suffix = pattern.substr(last + 1);
+  if (!suffix.empty() && suffix.front() == '/') suffix.remove_prefix(1);  // `**/x` matches `x`
+  if (!text.ends_with(suffix)) return false;
+  if (anchored) {
+    std::string_view prefix = pattern.substr(0, first);
+    if (!prefix.empty() && prefix.back() == '/')
+      prefix.remove_suffix(1);  // `/etc/**` matches `/etc`
+    if (!text.starts_with(prefix)) return false;
+  } else if (pattern.starts_with("**/")) {
+    // `**/.ssh/**` needs `.ssh` somewhere in the text.
+    const std::string_view inner = pattern.substr(3);
+    std::string_view literal = inner.substr(0, inner.find_first_of("*?[\\"));
+    if (!literal.empty() && literal.back() == '/') literal.remove_suffix(1);
+    if (text.find(literal) == std::string_view::npos) return false;
+  }
+  return util::GlobMatches(pattern, text);
+}
+
+}  // namespace
+
 bool PathListMatches(const std::vector<std::string>& patterns, std::string_view path) {
   const std::size_t slash = path.rfind('/');
   const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
   for (const std::string& pattern : patterns) {
     if (pattern.find('/') == std::string::npos) {
-      if (util::GlobMatches(pattern, name)) return true;
+      if (PathGlobMatches(pattern, name, true)) return true;
     } else if (pattern.front() == '/' || pattern.front() == '~') {
-      if (util::GlobMatches(pattern, path)) return true;
-    } else if (util::GlobMatches(pattern, path) || util::GlobMatches("**/" + pattern, path)) {
+      if (PathGlobMatches(pattern, path, true)) return true;
+    } else if (PathGlobMatches(pattern, path, true) ||
+               PathGlobMatches("**/" + pattern, path, false)) {
       return true;
     }
   }

@@ -29,6 +29,7 @@ struct ArgRule {
   std::vector<std::string> all_args;
   std::vector<std::string> any_word;
   std::optional<bool> no_args;
+  int min_args = 0;  ///< at least this many non-option words (0: no condition)
 };
 
 /// A check on code handed to an interpreter or SQL client (lower-cased text).
@@ -39,7 +40,17 @@ struct TextRule {
   std::vector<std::string> unless;
 };
 
-enum class Runs { kNothing, kWrapper, kShell, kInterpreter, kEval, kFind, kSql, kCommandString };
+enum class Runs {
+  kNothing,
+  kWrapper,
+  kShell,
+  kInterpreter,
+  kEval,
+  kFind,
+  kSql,
+  kCommandString,
+  kWindowsShell
+};
 
 /// One command or subcommand entry.
 struct CommandNode {
@@ -82,6 +93,7 @@ struct Settings {
   Level unparsed_minimum = Level::kL2;
   Level too_deep = Level::kL3;
   Level sensitive_minimum = Level::kL2;
+  Level secrets_output = Level::kL2;
 };
 
 using util::RawList;
@@ -99,6 +111,7 @@ struct RawArgRule {
   RawList<RawStrings> all_flags;
   RawStrings none_flag, any_arg, all_args, any_word;
   signed char no_args = -1;  ///< -1 unset, else 0/1
+  int min_args = 0;
 };
 
 struct RawTextRule {
@@ -151,7 +164,7 @@ struct CompiledCommandName {
 /// CommandNodes one at a time, on first lookup (LazyCommands).
 struct CompiledTables {
   Settings settings;
-  RawStrings sensitive, not_sensitive, config, system, scratch;
+  RawStrings sensitive, not_sensitive, config, system, scratch, guard, audit_database;
   RawList<RawToolEntry> tools;
   RawList<RawAssignment> assignments;
   RawList<CompiledCommandName> names;
@@ -175,6 +188,8 @@ class LazyCommands {
 struct Tables {
   Settings settings;
   std::vector<std::string> sensitive, not_sensitive, config, system, scratch;
+  /// togmal's own files and the host settings that register it; the audit database.
+  std::vector<std::string> guard, audit_database;
   /// Parsed entries (from YAML); they shadow the compiled ones.
   std::unordered_map<std::string, std::shared_ptr<const CommandNode>> commands;
   /// The built-in entries not yet looked up (set by Classifier::Compiled()).

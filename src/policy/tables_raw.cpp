@@ -22,6 +22,7 @@ ArgRule RuleFromRaw(const RawArgRule& raw) {
   rule.all_args = Strings(raw.all_args);
   rule.any_word = Strings(raw.any_word);
   if (raw.no_args >= 0) rule.no_args = raw.no_args != 0;
+  rule.min_args = raw.min_args;
   return rule;
 }
 
@@ -59,6 +60,8 @@ void TablesFromCompiled(const CompiledTables& compiled, Tables& tables) {
   tables.config = Strings(compiled.config);
   tables.system = Strings(compiled.system);
   tables.scratch = Strings(compiled.scratch);
+  tables.guard = Strings(compiled.guard);
+  tables.audit_database = Strings(compiled.audit_database);
   for (const RawToolEntry& raw : compiled.tools) {
     ToolEntry tool;
     tool.name = raw.name;

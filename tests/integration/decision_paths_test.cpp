@@ -23,13 +23,13 @@ struct Case {
   std::string tool;
   json input;
   int line = 0;
+  std::string file;
 };
 
-// tests/unit/policy/classifier_cases.txt: `L2 | command`, `L2 ~ command` (with
-// \n and \t escapes), `L1 @ Tool {json}`.
-std::vector<Case> ReadCases() {
-  std::ifstream in(std::string(TOGMAL_SOURCE_DIR) + "/tests/unit/policy/classifier_cases.txt");
-  std::vector<Case> cases;
+// tests/unit/policy/classifier_cases.txt and classifier_attack_cases.txt:
+// `L2 | command`, `L2 ~ command` (with \n and \t escapes), `L1 @ Tool {json}`.
+std::vector<Case> ReadCases(const std::string& file, std::vector<Case>& cases) {
+  std::ifstream in(std::string(TOGMAL_SOURCE_DIR) + "/tests/unit/policy/" + file);
   std::string line;
   int number = 0;
   while (std::getline(in, line)) {
@@ -51,13 +51,20 @@ std::vector<Case> ReadCases() {
         }
         rest = text;
       }
-      cases.push_back({"Bash", {{"command", rest}}, number});
+      cases.push_back({"Bash", {{"command", rest}}, number, file});
     } else if (kind == '@') {
       const std::size_t space = rest.find(' ');
       json input = json::parse(rest.substr(space + 1), nullptr, false);
-      if (input.is_object()) cases.push_back({rest.substr(0, space), input, number});
+      if (input.is_object()) cases.push_back({rest.substr(0, space), input, number, file});
     }
   }
+  return cases;
+}
+
+std::vector<Case> ReadCases() {
+  std::vector<Case> cases;
+  ReadCases("classifier_cases.txt", cases);
+  ReadCases("classifier_attack_cases.txt", cases);
   return cases;
 }
 
@@ -99,7 +106,7 @@ TEST(DecisionPaths, HookCheckExplainAndTheMcpToolAgree) {
   std::size_t checked = 0;
   for (std::size_t i = 0; i < cases.size(); i += stride) {
     const Case& c = cases[i];
-    const std::string where = "classifier_cases.txt:" + std::to_string(c.line);
+    const std::string where = c.file + ":" + std::to_string(c.line);
     const std::string input = c.input.dump();
 
     json event = {{"session_id", "s"},

@@ -18,6 +18,7 @@ namespace {
 constexpr const char* kCwd = "/home/user/project";
 
 struct Case {
+  std::string file;
   int line = 0;
   Level expected = Level::kL0;
   bool is_tool = false;
@@ -26,7 +27,7 @@ struct Case {
 };
 
 // Keeps gtest from dumping the struct's bytes.
-void PrintTo(const Case& c, std::ostream* os) { *os << "classifier_cases.txt:" << c.line; }
+void PrintTo(const Case& c, std::ostream* os) { *os << c.file << ":" << c.line; }
 
 std::string Unescape(const std::string& text) {
   std::string out;
@@ -41,15 +42,19 @@ std::string Unescape(const std::string& text) {
   return out;
 }
 
-std::vector<Case> LoadCases() {
+// The rules' cases, and the attack classes with their benign neighbours.
+constexpr const char* kCaseFiles[] = {"classifier_cases.txt", "classifier_attack_cases.txt"};
+
+std::vector<Case> LoadCases(const char* file) {
   std::vector<Case> cases;
-  std::ifstream in(std::string(TOGMAL_SOURCE_DIR) + "/tests/unit/policy/classifier_cases.txt");
+  std::ifstream in(std::string(TOGMAL_SOURCE_DIR) + "/tests/unit/policy/" + file);
   std::string line;
   int number = 0;
   while (std::getline(in, line)) {
     ++number;
     if (line.empty() || line[0] == '#') continue;
     Case c;
+    c.file = file;
     c.line = number;
     auto level = ParseLevel(line.substr(0, 2));
     if (!level || line.size() < 5) {
@@ -69,6 +74,16 @@ std::vector<Case> LoadCases() {
       c.input = kind == '~' ? Unescape(rest) : rest;
     }
     cases.push_back(c);
+  }
+  return cases;
+}
+
+std::vector<Case> LoadCases() {
+  std::vector<Case> cases;
+  for (const char* file : kCaseFiles) {
+    std::vector<Case> more = LoadCases(file);
+    EXPECT_FALSE(more.empty()) << file;
+    cases.insert(cases.end(), more.begin(), more.end());
   }
   return cases;
 }
@@ -106,11 +121,11 @@ class ClassifierTable : public ::testing::TestWithParam<Case> {};
 
 TEST_P(ClassifierTable, ClassifiesAtItsLevel) {
   const Case& c = GetParam();
-  ASSERT_NE(c.input, "malformed table line") << "classifier_cases.txt:" << c.line;
+  ASSERT_NE(c.input, "malformed table line") << c.file << ":" << c.line;
   Classification result;
   if (c.is_tool) {
     auto input = nlohmann::json::parse(c.input, nullptr, false);
-    ASSERT_FALSE(input.is_discarded()) << "classifier_cases.txt:" << c.line << ": bad JSON";
+    ASSERT_FALSE(input.is_discarded()) << c.file << ":" << c.line << ": bad JSON";
     result = Compiled().Classify({c.tool, input, kCwd});
     const Classification from_yaml = Embedded().Classify({c.tool, input, kCwd});
     EXPECT_EQ(ToJson(from_yaml), ToJson(result)) << "compiled and YAML tables disagree";
@@ -120,7 +135,7 @@ TEST_P(ClassifierTable, ClassifiesAtItsLevel) {
     EXPECT_EQ(ToJson(from_yaml), ToJson(result)) << "compiled and YAML tables disagree";
   }
   EXPECT_EQ(LevelName(result.level), LevelName(c.expected))
-      << "classifier_cases.txt:" << c.line << ": " << (c.is_tool ? c.tool + " " : "") << c.input
+      << c.file << ":" << c.line << ": " << (c.is_tool ? c.tool + " " : "") << c.input
       << "\n  decided by: " << result.Deciding().why << " [" << result.Deciding().segment << "]";
   // Every verdict explains itself.
   EXPECT_FALSE(result.Deciding().why.empty());
@@ -129,7 +144,9 @@ TEST_P(ClassifierTable, ClassifiesAtItsLevel) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, ClassifierTable, ::testing::ValuesIn(LoadCases()),
                          [](const ::testing::TestParamInfo<Case>& param_info) {
-                           return "line_" + std::to_string(param_info.param.line);
+                           const std::string prefix =
+                               param_info.param.file == kCaseFiles[0] ? "line_" : "attack_line_";
+                           return prefix + std::to_string(param_info.param.line);
                          });
 
 TEST(ClassifierTableFile, HasAtLeast300CasesCoveringEveryLevel) {

@@ -1,0 +1,220 @@
+// Code handed to shells, interpreters and SQL clients: a visible command
+// string is walked like a command line, other code is scanned for the
+// substrings of the entry's code_rules.
+#include "walker.h"
+
+namespace togmal::policy {
+
+Level Walker::ScanText(const CommandNode& node, std::string_view code, std::string* why) const {
+  std::string text = Lower(code);
+  if (node.runs != Runs::kSql) {
+    // Text in string literals is data (`print('rm -rf /')`): only the code
+    // around it can run anything.
+    std::string stripped;
+    stripped.reserve(text.size());
+    char quote = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      if (quote != 0) {
+        if (c == '\\') {
+          ++i;
+        } else if (c == quote) {
+          quote = 0;
+          stripped.push_back(c);
+        }
+        continue;
+      }
+      if (c == '\'' || c == '"') quote = c;
+      stripped.push_back(c);
+    }
+    // An unbalanced quote (one in a comment) would hide code: keep the text.
+    if (quote == 0) text = std::move(stripped);
+  }
+  // Collapse runs of blanks so that "drop   table" reads as "drop table".
+  std::string collapsed;
+  collapsed.reserve(text.size());
+  for (char c : text) {
+    const bool blank = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    if (blank && !collapsed.empty() && collapsed.back() == ' ') continue;
+    collapsed.push_back(blank ? ' ' : c);
+  }
+  collapsed.push_back(' ');
+  for (const TextRule& rule : node.code_rules) {
+    bool hit = false;
+    for (const std::string& needle : rule.contains) {
+      if (collapsed.find(needle) != std::string::npos) {
+        hit = true;
+        break;
+      }
+    }
+    for (const std::string& needle : rule.unless) {
+      if (collapsed.find(needle) != std::string::npos) hit = false;
+    }
+    if (hit) {
+      *why = rule.why;
+      return rule.level;
+    }
+  }
+  why->clear();
+  return node.level;
+}
+
+void Walker::Code(const CommandNode& node, Level level, const std::vector<Word>& words,
+                  std::size_t index, const Stdin& stdin_source, std::string_view segment,
+                  std::string_view name, int code_depth) {
+  const std::string quoted_name = "'" + std::string(name) + "'";
+  if (node.runs == Runs::kEval) {
+    Add(level, node.why.empty() ? quoted_name + " runs a string as a command." : node.why, segment);
+    Line(Join(words, index + 1, words.size()), SegmentOrigin::kEval, code_depth + 1);
+    return;
+  }
+  if (node.runs == Runs::kCommandString) {
+    const ArgView view = ViewArgs(words, index + 1, node.options_with_value);
+    std::string code;
+    for (std::string_view arg : view.positionals) {
+      if (!code.empty()) code.push_back(' ');
+      code += arg;
+    }
+    Add(level, quoted_name + " runs the command it is given.", segment);
+    if (!code.empty()) Line(code, SegmentOrigin::kShellString, code_depth + 1);
+    return;
+  }
+  // Find the code: an option's value (-c CODE, --command=CODE), for shells
+  // any short-option cluster with c (-lc, -ec) makes the first operand code.
+  std::optional<std::string> code;
+  std::optional<std::string> script;
+  bool shell_c = false;
+  bool reads_stdin_explicitly = false;
+  for (std::size_t j = index + 1; j < words.size(); ++j) {
+    const std::string& text = words[j].text;
+    if (text == "--") {
+      if (j + 1 < words.size() && !code) {
+        (shell_c ? code : script) = words[j + 1].text;
+      }
+      break;
+    }
+    if (text == "-") {
+      reads_stdin_explicitly = true;
+      break;
+    }
+    if (IsOptionWord(text)) {
+      bool is_code_option = false;
+      for (const std::string& option : node.code_options) {
+        if (text == option) {
+          is_code_option = true;
+          if (node.runs != Runs::kShell && j + 1 < words.size()) {
+            code = words[j + 1].text;
+            ++j;
+          }
+        } else if (option.size() > 2 && text.size() > option.size() &&
+                   text.compare(0, option.size() + 1, option + "=") == 0) {
+          is_code_option = true;
+          code = text.substr(option.size() + 1);
+        } else if (option.size() == 2 && node.runs != Runs::kShell && text.size() > 2 &&
+                   text[1] != '-' && text.compare(0, 2, option) == 0) {
+          is_code_option = true;  // -c"code" written together
+          code = text.substr(2);
+        }
+      }
+      if (node.runs == Runs::kShell && text[1] != '-' && text.find('c') != std::string::npos) {
+        shell_c = true;
+        is_code_option = true;
+      }
+      if (!is_code_option && Contains(node.options_with_value, text)) ++j;
+      if (code && node.runs != Runs::kShell) break;
+      continue;
+    }
+    if (shell_c) {
+      code = text;
+    } else {
+      script = text;
+    }
+    break;
+  }
+  if (node.runs == Runs::kShell) {
+    if (code) {
+      Add(Max(level, Level::kL2), quoted_name + " runs a command string.", segment);
+      Line(*code, SegmentOrigin::kShellString, code_depth + 1);
+      return;
+    }
+    if (script && !reads_stdin_explicitly) {
+      Add(level, quoted_name + " runs the script '" + Shorten(*script, 80) + "'.", segment);
+      CheckReadPath(*script, level, segment);
+      return;
+    }
+    if (stdin_source.kind == Stdin::Kind::kText) {
+      Add(Max(level, Level::kL2), quoted_name + " runs the commands fed to it on stdin.", segment);
+      Line(stdin_source.text, SegmentOrigin::kShellStdin, code_depth + 1);
+      return;
+    }
+    if (stdin_source.kind == Stdin::Kind::kPipe) {
+      Add(Level::kL3,
+          "Piping into " + quoted_name + " runs whatever '" + Shorten(stdin_source.producer, 80) +
+              "' prints.",
+          segment);
+      if (stdin_source.known) Line(stdin_source.text, SegmentOrigin::kShellStdin, code_depth + 1);
+      return;
+    }
+    Add(Level::kL3, quoted_name + " is a bare shell interpreter: what it runs is not visible.",
+        segment);
+    return;
+  }
+  // Interpreters and SQL clients: code is scanned, not parsed.
+  const bool sql = node.runs == Runs::kSql;
+  auto scan = [&](std::string_view text, std::string_view where) {
+    std::string reason;
+    const Level scanned = ScanText(node, text, &reason);
+    if (reason.empty()) {
+      reason = quoted_name + (sql ? " runs statements " : " runs code ") + std::string(where) + ".";
+    }
+    Add(sql ? scanned : Max(scanned, level), reason, segment);
+  };
+  if (!code && sql && script) {
+    // sqlite3 DB "SQL", redis-cli FLUSHALL: the operands are the statement.
+    const ArgView view = ViewArgs(words, index + 1, node.options_with_value);
+    std::string joined;
+    for (std::string_view arg : view.positionals) {
+      if (!joined.empty()) joined.push_back(' ');
+      joined += arg;
+    }
+    code = joined;
+  }
+  if (code) {
+    scan(*code, "given on its command line");
+    return;
+  }
+  if (script && !reads_stdin_explicitly) {
+    Add(level,
+        quoted_name + (sql ? " runs statements on a database." : " runs the program '") +
+            (sql ? "" : Shorten(*script, 80) + "'."),
+        segment);
+    CheckReadPath(*script, level, segment);
+    return;
+  }
+  if (stdin_source.kind == Stdin::Kind::kText ||
+      (stdin_source.kind == Stdin::Kind::kPipe && stdin_source.known)) {
+    scan(stdin_source.text, "fed to it on stdin");
+    return;
+  }
+  if (stdin_source.kind == Stdin::Kind::kPipe) {
+    if (sql) {
+      Add(level,
+          quoted_name + " runs statements that '" + Shorten(stdin_source.producer, 80) +
+              "' prints.",
+          segment);
+    } else {
+      Add(Level::kL3,
+          "Piping into " + quoted_name + " runs whatever '" + Shorten(stdin_source.producer, 80) +
+              "' prints.",
+          segment);
+    }
+    return;
+  }
+  if (sql) {
+    Add(level, quoted_name + " opens a database session.", segment);
+    return;
+  }
+  Add(Level::kL3, quoted_name + " is a bare interpreter: what it runs is not visible.", segment);
+}
+
+}  // namespace togmal::policy

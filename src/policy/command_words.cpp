@@ -1,0 +1,177 @@
+// Small text helpers and the matching of a command's words against the
+// tables' rules (flags, arguments, subcommands).
+#include <algorithm>
+#include <cctype>
+
+#include "togmal/util/glob.h"
+#include "walker.h"
+
+namespace togmal::policy {
+
+std::string Lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string Join(const std::vector<Word>& words, std::size_t from, std::size_t to) {
+  std::string out;
+  for (std::size_t i = from; i < to && i < words.size(); ++i) {
+    if (!out.empty()) out.push_back(' ');
+    out += words[i].text;
+  }
+  return out;
+}
+
+std::string Shorten(std::string_view text, std::size_t limit) {
+  std::string out(text.substr(0, limit));
+  for (char& c : out) {
+    if (c == '\n' || c == '\t') c = ' ';
+  }
+  if (text.size() > limit) out += "…";
+  return out;
+}
+
+std::string_view GenericPhrase(Level level) {
+  switch (level) {
+    case Level::kL0:
+      return "only reads";
+    case Level::kL1:
+      return "makes a local, recoverable change";
+    case Level::kL2:
+      return "has effects a person should approve";
+    case Level::kL3:
+      return "is destructive or dangerous";
+  }
+  return "";
+}
+
+bool Contains(const std::vector<std::string>& list, std::string_view value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+ArgView ViewArgs(const std::vector<Word>& words, std::size_t from,
+                 const std::vector<std::string>& options_with_value) {
+  ArgView view;
+  bool only_positionals = false;
+  for (std::size_t i = from; i < words.size(); ++i) {
+    std::string_view text = words[i].text;
+    view.all.push_back(text);
+    if (only_positionals) {
+      view.positionals.push_back(text);
+      continue;
+    }
+    if (text == "--") {
+      only_positionals = true;
+      view.double_dash = true;
+      view.options.push_back(text);
+      continue;
+    }
+    if (IsOptionWord(text) || (text.size() > 1 && text.front() == '+' && text[1] == 'o')) {
+      view.options.push_back(text);
+      if (Contains(options_with_value, text) && i + 1 < words.size()) {
+        ++i;
+        view.all.push_back(words[i].text);
+      }
+      continue;
+    }
+    view.positionals.push_back(text);
+  }
+  return view;
+}
+
+bool FlagMatches(std::string_view flag, std::string_view option) {
+  if (option == flag) return true;
+  if (flag.size() > 2 && flag.substr(0, 2) == "--") {
+    return option.size() > flag.size() && option.substr(0, flag.size()) == flag &&
+           option[flag.size()] == '=';
+  }
+  if (flag.size() == 2 && flag[0] == '-' && flag[1] != '-') {
+    // A cluster of short options: -rf has -r and -f.
+    if (option.size() > 2 && option[0] == '-' && option[1] != '-') {
+      for (std::size_t i = 1; i < option.size(); ++i) {
+        if (!std::isalnum(static_cast<unsigned char>(option[i]))) return false;
+      }
+      return option.find(flag[1], 1) != std::string_view::npos;
+    }
+  }
+  return false;
+}
+
+bool AnyFlag(const ArgView& view, const std::vector<std::string>& flags) {
+  for (std::string_view option : view.options) {
+    for (const std::string& flag : flags) {
+      if (FlagMatches(flag, option)) return true;
+    }
+  }
+  return false;
+}
+
+bool ArgMatches(const std::vector<std::string>& patterns, std::string_view arg) {
+  const std::string normalized = NormalizePath(arg);
+  for (const std::string& pattern : patterns) {
+    if (pattern == arg || util::GlobMatches(pattern, arg) || util::GlobMatches(pattern, normalized))
+      return true;
+  }
+  return false;
+}
+
+bool RuleMatches(const ArgRule& rule, const ArgView& view, bool relative_in_project) {
+  if (!rule.any_flag.empty() && !AnyFlag(view, rule.any_flag)) return false;
+  for (const auto& group : rule.all_flags) {
+    if (!AnyFlag(view, group)) return false;
+  }
+  if (!rule.none_flag.empty() && AnyFlag(view, rule.none_flag)) return false;
+  if (!rule.any_arg.empty()) {
+    bool found = false;
+    for (std::string_view arg : view.positionals) found = found || ArgMatches(rule.any_arg, arg);
+    if (!found) return false;
+  }
+  if (!rule.all_args.empty()) {
+    if (view.positionals.empty()) return false;
+    for (std::string_view arg : view.positionals) {
+      if (arg.find("..") != std::string_view::npos || !ArgMatches(rule.all_args, arg)) return false;
+      // After `cd /`, `build` is /build, not the project's build directory.
+      if (!relative_in_project && !arg.empty() && arg.front() != '/') return false;
+    }
+  }
+  if (!rule.any_word.empty()) {
+    bool found = false;
+    for (std::string_view word : view.all) found = found || ArgMatches(rule.any_word, word);
+    if (!found) return false;
+  }
+  if (rule.no_args && *rule.no_args != view.positionals.empty()) return false;
+  if (rule.min_args > 0 && view.positionals.size() < static_cast<std::size_t>(rule.min_args))
+    return false;
+  return true;
+}
+
+const CommandNode* FindChild(const CommandNode& node, std::string_view name) {
+  for (const CommandNode& child : node.subcommands) {
+    if (child.name == name) return &child;
+  }
+  for (const CommandNode& child : node.subcommands) {
+    if (child.name.find_first_of("*?") != std::string::npos &&
+        util::GlobMatches(child.name, name)) {
+      return &child;
+    }
+  }
+  return nullptr;
+}
+
+bool OnlyHelp(const std::vector<Word>& words, std::size_t start) {
+  bool help = false;
+  for (std::size_t i = start + 1; i < words.size(); ++i) {
+    const Word& word = words[i];
+    if (word.text == "--") break;
+    // `go run main.go --help` runs main.go: help only where nothing is run.
+    if (word.expands || word.substitutes || word.text == "-c" || word.text == "run" ||
+        word.text == "exec" || word.text.find('=') != std::string::npos) {
+      return false;
+    }
+    help = help || word.text == "--help" || word.text == "--version";
+  }
+  return help;
+}
+
+}  // namespace togmal::policy

@@ -1,0 +1,112 @@
+// Package-manager scripts (`npm run NAME`, `yarn test`, `pnpm build`): the
+// body in package.json is what runs, so it is classified like a command
+// line. A write followed in the same line by a command that runs project code
+// (`echo … > conftest.py && pytest`) is judged as running what was written.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "togmal/util/config_file.h"
+#include "walker.h"
+
+namespace togmal::policy {
+namespace {
+
+/// Scripts npm runs by name with no `run` (`npm test`), and the names that
+/// are safe to assume when package.json cannot be read.
+bool LifecycleName(std::string_view name) {
+  for (std::string_view known : {"test", "start", "stop", "restart"}) {
+    if (name == known) return true;
+  }
+  return false;
+}
+
+bool CommonScriptName(std::string_view name) {
+  for (std::string_view known :
+       {"test", "lint", "build", "start", "dev", "format", "typecheck", "stop", "restart"}) {
+    if (name == known) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& words,
+                           std::size_t start, std::string_view segment, int code_depth) {
+  std::string directory = cwd_unknown_ ? std::string() : cwd_;
+  std::string script;
+  bool by_run = false;
+  for (std::size_t i = start + 1; i < words.size(); ++i) {
+    const std::string& text = words[i].text;
+    if (IsOptionWord(text)) {
+      const bool dir_option =
+          text == "--prefix" || text == "-C" || text == "--dir" || text == "--cwd";
+      if (dir_option && i + 1 < words.size()) directory = Resolve(words[i + 1].text);
+      if (Contains(entry.options_with_value, text)) ++i;
+      continue;
+    }
+    if (!by_run && (text == "run" || text == "run-script" || text == "rum" || text == "urn")) {
+      by_run = true;
+      continue;
+    }
+    if (by_run) {
+      script = text;
+    } else if (text == "t" || text == "tst") {
+      script = "test";
+    } else if (LifecycleName(text) || (CommonScriptName(text) && words[start].text != "npm")) {
+      script = text;  // `yarn build` runs the build script; `npm build` is not a script
+    }
+    break;
+  }
+  if (script.empty() || words[start].text.empty()) return;
+  std::optional<nlohmann::json> scripts;
+  if (!directory.empty() && directory.front() == '/') {
+    const auto text =
+        util::ReadConfigFile(std::filesystem::path(directory) / "package.json", 1u << 20);
+    if (text && *text) {
+      auto parsed = nlohmann::json::parse(**text, nullptr, false);
+      if (parsed.is_object() && parsed.contains("scripts") && parsed["scripts"].is_object()) {
+        scripts = parsed["scripts"];
+      }
+    }
+  }
+  if (!scripts) {
+    if (!CommonScriptName(script)) {
+      Add(Level::kL2,
+          "Runs the package script '" + Shorten(script, 40) +
+              "', whose body togmal cannot read (no package.json here).",
+          segment);
+    }
+    return;
+  }
+  bool found = false;
+  for (const std::string& name : {"pre" + script, script, "post" + script}) {
+    const auto body = scripts->find(name);
+    if (body == scripts->end() || !body->is_string()) continue;
+    found = true;
+    const std::string text = body->get<std::string>();
+    Add(Level::kL1, "Runs the package script '" + Shorten(name, 40) + "': " + Shorten(text, 80),
+        segment);
+    Line(text, SegmentOrigin::kShellString, code_depth + 1);
+  }
+  if (!found && !CommonScriptName(script)) {
+    Add(Level::kL2, "Runs the package script '" + Shorten(script, 40) + "', not in package.json.",
+        segment);
+  }
+}
+
+void Walker::WriteThenRun(const CommandNode& entry, Level level, std::string_view segment) {
+  if (!wrote_before_ || level != Level::kL1) return;
+  // Build and test runners load the project's files: make, npm, cargo, go,
+  // pytest and their kin (the entries named here carry the aliases).
+  for (const char* runner : {"make", "npm", "cargo", "go", "python", "node"}) {
+    if (tables_.FindCommand(runner) == &entry) {
+      Add(Level::kL2,
+          "Runs project code right after this command line wrote a file it may load "
+          "(write-then-run).",
+          segment);
+      return;
+    }
+  }
+}
+
+}  // namespace togmal::policy

@@ -1,0 +1,190 @@
+// Paths a command reads or writes, judged against the path tables
+// (sensitive, system, config, scratch, the guard's own files) and the
+// project directory; `cd` and `ln -s` earlier in the line move where a
+// relative path or a link points.
+#include <cstdlib>
+#include <filesystem>
+
+#include "walker.h"
+
+namespace togmal::policy {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Normal(const fs::path& path) {
+  std::string out = path.lexically_normal().string();
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
+}
+
+/// `~`, `~/x`, `$HOME/x`, `${HOME}/x` with the home directory; other words as written.
+std::string ExpandHome(std::string_view path) {
+  const char* home = std::getenv("HOME");
+  if (home == nullptr || *home == '\0') return std::string(path);
+  for (std::string_view prefix : {"~", "$HOME", "${HOME}"}) {
+    if (path.substr(0, prefix.size()) == prefix &&
+        (path.size() == prefix.size() || path[prefix.size()] == '/')) {
+      return std::string(home) + std::string(path.substr(prefix.size()));
+    }
+  }
+  return std::string(path);
+}
+
+}  // namespace
+
+std::string Walker::Resolve(std::string_view path) const {
+  if (path.empty()) return {};
+  std::string expanded = ExpandHome(path);
+  std::string resolved;
+  if (expanded.front() == '/') {
+    resolved = Normal(expanded);
+  } else if (expanded.front() == '~' || expanded.front() == '$' || cwd_unknown_ || cwd_.empty()) {
+    return Normal(expanded);  // `~user`, `$DIR/x`, or no known directory: as written
+  } else {
+    resolved = Normal(fs::path(cwd_) / expanded);
+  }
+  // A link made earlier in this line (`ln -s ~/.config/togmal cfg`) points elsewhere.
+  for (const auto& [link, target] : links_) {
+    if (resolved == link) return target;
+    if (resolved.size() > link.size() && resolved.compare(0, link.size(), link) == 0 &&
+        resolved[link.size()] == '/') {
+      return target + resolved.substr(link.size());
+    }
+  }
+  return resolved;
+}
+
+void Walker::TrackDirectory(std::string_view name, const std::vector<Word>& words,
+                            std::size_t start) {
+  std::vector<const Word*> operands;
+  for (std::size_t i = start + 1; i < words.size(); ++i) {
+    if (!IsOptionWord(words[i].text)) operands.push_back(&words[i]);
+  }
+  if (name == "cd" || name == "pushd") {
+    if (operands.empty()) {
+      if (const char* home = std::getenv("HOME")) cwd_ = home;
+      cwd_in_project_ = cwd_ == project_ || InsideProject(cwd_);
+      return;
+    }
+    const Word& target = *operands.front();
+    if (target.substitutes || target.text == "-" ||
+        (target.expands && target.text.rfind("$HOME", 0) != 0 &&
+         target.text.rfind("${HOME}", 0) != 0)) {
+      cwd_unknown_ = true;  // `cd "$DIR"`, `cd -`: relative paths now point anywhere
+      cwd_in_project_ = false;
+      return;
+    }
+    const std::string resolved = Resolve(target.text);
+    if (!resolved.empty() && resolved.front() == '/' && resolved.size() <= 1024) {
+      cwd_ = resolved;
+      cwd_unknown_ = false;
+      cwd_in_project_ = cwd_ == project_ || InsideProject(cwd_);
+    } else {
+      cwd_unknown_ = true;
+      cwd_in_project_ = false;
+    }
+    return;
+  }
+  // ln [-s] TARGET LINK: later writes through LINK reach TARGET.
+  if (operands.size() >= 2 && !operands.back()->expands && !operands.back()->substitutes) {
+    std::string target = operands.front()->text;
+    const std::string link = Resolve(operands.back()->text);
+    if (!target.empty() && target.front() != '/' && target.front() != '~' &&
+        target.front() != '$') {
+      // A relative symlink target is relative to the link's directory.
+      target = Normal(fs::path(link).parent_path() / target);
+    }
+    const std::string resolved_target = Resolve(target);
+    if (!link.empty() && link.front() == '/' && links_.size() < 64) {
+      links_[link] = resolved_target;
+    }
+  }
+}
+
+bool Walker::InsideProject(std::string_view path) const {
+  if (path.empty()) return true;
+  if (path.front() == '$') return false;
+  if (project_.empty()) {
+    if (path.front() == '/' || path.front() == '~') return false;
+    const fs::path normal = fs::path(path).lexically_normal();
+    return normal.empty() || *normal.begin() != "..";
+  }
+  if (cwd_unknown_ && path.front() != '/' && path.front() != '~') return false;
+  const std::string resolved = Resolve(path);
+  if (resolved.empty() || resolved.front() != '/') return false;
+  const fs::path relative =
+      fs::path(resolved).lexically_relative(fs::path(project_).lexically_normal());
+  return !relative.empty() && *relative.begin() != "..";
+}
+
+void Walker::CheckReadPath(std::string_view path, Level base, std::string_view segment) {
+  if (path.empty() || path.size() > 4096 || path.find_first_of(" \t\n") != std::string_view::npos) {
+    return;  // text, not a path
+  }
+  const std::string normalized = NormalizePath(path);
+  const bool sensitive = PathListMatches(tables_.sensitive, normalized) ||
+                         (cwd_ != project_ && !cwd_unknown_ &&
+                          PathListMatches(tables_.sensitive, NormalizePath(Resolve(path))));
+  if (!sensitive) return;
+  if (PathListMatches(tables_.not_sensitive, normalized)) return;
+  Add(Max(Raise(base), tables_.settings.sensitive_minimum),
+      "'" + Shorten(path, 80) + "' is a sensitive file (secrets, keys or credentials).", segment);
+}
+
+void Walker::CheckWritePath(std::string_view path, Level inside_level, Level outside_level,
+                            std::string_view segment, std::string_view what) {
+  if (path.empty() || path.size() > 4096) return;
+  // Where the write lands: after `cd` or through a link made earlier in the
+  // line that is not where the word says.
+  const bool moved = cwd_ != project_ || cwd_unknown_ || !links_.empty();
+  const std::string normalized = NormalizePath(moved ? Resolve(path) : std::string(path));
+  const std::string shown = "'" + Shorten(path, 80) + "'";
+  const Guarded guarded = GuardedPath(path);
+  if (guarded == Guarded::kAuditDatabase) {
+    Add(Level::kL3,
+        std::string(what) + " " + shown + ": it would edit or destroy togmal's audit trail.",
+        segment);
+    return;
+  }
+  if (PathListMatches(tables_.scratch, normalized) && guarded == Guarded::kNo) {
+    if (normalized.rfind("/dev/", 0) != 0) {
+      Add(inside_level, std::string(what) + " " + shown + ", a scratch location.", segment);
+    }
+    return;
+  }
+  Level level = inside_level;
+  std::string why;
+  if (PathListMatches(tables_.system, normalized)) {
+    level = Level::kL3;
+    why = std::string(what) + " " + shown + ", a system or shell start-up file.";
+  } else if (!InsideProject(path)) {
+    level = outside_level;
+    why = std::string(what) + " " + shown + ", outside the project.";
+  } else {
+    why = std::string(what) + " " + shown + " inside the project.";
+    // Logs and notes are not code a later build or test would load.
+    static constexpr std::string_view kData[] = {".log", ".txt", ".md", ".out", ".csv", ".tmp"};
+    bool data = false;
+    for (std::string_view suffix : kData) data = data || normalized.ends_with(suffix);
+    wrote_file_ = wrote_file_ || !data;
+  }
+  if (PathListMatches(tables_.config, normalized) && level < Level::kL2) {
+    level = Level::kL2;
+    why = std::string(what) + " " + shown +
+          ", a file that controls how the project builds, runs or deploys.";
+  }
+  if (guarded == Guarded::kGuardFile && level < Level::kL2) {
+    level = Level::kL2;
+    why = std::string(what) + " " + shown +
+          ", one of togmal's own files or the agent settings that register it.";
+  }
+  if (PathListMatches(tables_.sensitive, normalized) &&
+      !PathListMatches(tables_.not_sensitive, normalized)) {
+    level = Max(Raise(level), tables_.settings.sensitive_minimum);
+    why = std::string(what) + " " + shown + ", a sensitive file (secrets, keys or credentials).";
+  }
+  Add(level, std::move(why), segment);
+}
+
+}  // namespace togmal::policy

@@ -1,0 +1,352 @@
+// Programs that run commands or write files through their own scripts:
+// sed (`e`, `s///e`, `w FILE`), awk (`system()`, pipes, `print > FILE`),
+// `alias`/`trap` bodies, and commands that print secrets to the agent.
+#include <cctype>
+
+#include "walker.h"
+
+namespace togmal::policy {
+namespace {
+
+bool NameIn(std::string_view name, std::initializer_list<std::string_view> names) {
+  for (std::string_view candidate : names) {
+    if (name == candidate) return true;
+  }
+  return false;
+}
+
+/// The rest of the line from `i` (sed's `w FILE`, `r FILE`, `e CMD`), trimmed.
+std::string_view RestOfLine(std::string_view script, std::size_t& i) {
+  while (i < script.size() && (script[i] == ' ' || script[i] == '\t')) ++i;
+  const std::size_t end = std::min(script.find('\n', i), script.size());
+  std::string_view rest = script.substr(i, end - i);
+  i = end;
+  return rest;
+}
+
+/// Skips a sed regex or replacement delimited by `delim`, from just after the opening one.
+void SkipDelimited(std::string_view script, std::size_t& i, char delim) {
+  while (i < script.size() && script[i] != delim && script[i] != '\n') {
+    if (script[i] == '\\' && i + 1 < script.size()) ++i;
+    ++i;
+  }
+  if (i < script.size() && script[i] == delim) ++i;
+}
+
+/// Whether a `/` at `i` opens an awk regex (not a division): nothing but
+/// blanks or an operator that expects an operand before it.
+bool RegexMayStart(std::string_view program, std::size_t i) {
+  while (i > 0 && (program[i - 1] == ' ' || program[i - 1] == '\t')) --i;
+  if (i == 0) return true;
+  const char before = program[i - 1];
+  return before == '(' || before == '~' || before == '!' || before == ',' || before == '{' ||
+         before == ';' || before == '&' || before == '|' || before == '\n' || before == '}';
+}
+
+bool SecretName(std::string_view name) {
+  std::string upper(name);
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (std::string_view part : {"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "PRIVATE",
+                                "APIKEY", "API_KEY", "ACCESS_KEY", "AUTH"}) {
+    if (upper.find(part) != std::string::npos) return true;
+  }
+  return upper.size() > 4 && (upper.ends_with("_KEY") || upper.ends_with("_PAT"));
+}
+
+/// `$NAME` or `${NAME…}` in a word, with NAME a secret's name.
+bool ExpandsSecret(std::string_view text) {
+  for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+    if (text[i] != '$') continue;
+    std::size_t from = i + 1;
+    if (text[from] == '{') ++from;
+    if (from < text.size() && text[from] == '!') ++from;  // ${!prefix*}
+    std::size_t to = from;
+    while (to < text.size() &&
+           (std::isalnum(static_cast<unsigned char>(text[to])) || text[to] == '_')) {
+      ++to;
+    }
+    if (to > from && SecretName(text.substr(from, to - from))) return true;
+    i = to > i ? to - 1 : i;
+  }
+  return false;
+}
+
+}  // namespace
+
+void Walker::AnalyseProgram(const CommandNode& entry, std::string_view name,
+                            const std::vector<Word>& words, std::size_t start, Level level,
+                            std::string_view segment, int code_depth) {
+  if (NameIn(name, {"sed", "gsed"})) SedScript(words, start, segment);
+  if (NameIn(name, {"awk", "gawk", "mawk", "nawk"})) AwkProgram(words, start, segment);
+  if (NameIn(name, {"alias", "trap"})) ShellBodies(name, words, start, segment, code_depth);
+  SecretsShown(name, words, start, segment);
+  if (NameIn(name, {"npm", "pnpm", "yarn", "bun", "cnpm"})) {
+    PackageScript(entry, words, start, segment, code_depth);
+  }
+  if (name == "git") GitElsewhere(entry, words, start, segment);
+  // A command that changes something and names its output file (`sort -o F`,
+  // `git diff --output=F`, `gcc -o F`, `find -fprint F`): F is written.
+  if (level >= Level::kL1) {
+    for (std::size_t i = start + 1; i < words.size(); ++i) {
+      const std::string& text = words[i].text;
+      if (text == "--") break;
+      for (std::string_view option : {"-o", "--output", "--output-file", "-fprint", "-fprintf",
+                                      "-fprint0", "-fls", "--log-file"}) {
+        if (text == option && i + 1 < words.size()) {
+          CheckWritePath(words[i + 1].text, Level::kL1, Level::kL2, segment, "Writes");
+        } else if (option.starts_with("--") && text.size() > option.size() &&
+                   text.starts_with(option) && text[option.size()] == '=') {
+          CheckWritePath(std::string_view(text).substr(option.size() + 1), Level::kL1, Level::kL2,
+                         segment, "Writes");
+        }
+      }
+    }
+  }
+  WriteThenRun(entry, level, segment);
+}
+
+void Walker::GitElsewhere(const CommandNode& entry, const std::vector<Word>& words,
+                          std::size_t start, std::string_view segment) {
+  std::vector<Word> lowered;
+  for (std::size_t i = start + 1; i + 1 < words.size(); ++i) {
+    const std::string& text = words[i].text;
+    if (!IsOptionWord(text)) break;  // the subcommand: global options end here
+    if (text == "-C" && !InsideProject(words[i + 1].text)) {
+      Add(Level::kL2,
+          "git -C works in '" + Shorten(words[i + 1].text, 80) +
+              "', another repository whose settings and hooks then run.",
+          segment);
+    }
+    if (text == "-c" && Lower(words[i + 1].text) != words[i + 1].text) {
+      // Setting names ignore case: `Core.Pager=…` is core.pager.
+      lowered.push_back(words[i]);
+      lowered.push_back(words[i + 1]);
+      lowered.back().text = Lower(lowered.back().text);
+    }
+    if (Contains(entry.options_with_value, text)) ++i;
+  }
+  if (lowered.empty()) return;
+  const ArgView view = ViewArgs(lowered, 0, entry.options_with_value);
+  for (const ArgRule& rule : entry.rules) {
+    if (RuleMatches(rule, view)) {
+      Add(rule.level, rule.why, segment);
+      return;
+    }
+  }
+}
+
+void Walker::SedScript(const std::vector<Word>& words, std::size_t start,
+                       std::string_view segment) {
+  std::vector<std::string_view> scripts;
+  bool explicit_script = false;
+  for (std::size_t i = start + 1; i < words.size(); ++i) {
+    const std::string& text = words[i].text;
+    if (text == "-e" || text == "--expression" || text == "-f" || text == "--file") {
+      explicit_script = true;
+      if (i + 1 >= words.size()) break;
+      if (text == "-f" || text == "--file") {
+        Add(Level::kL2,
+            "sed runs a script from '" + Shorten(words[i + 1].text, 80) +
+                "', which togmal cannot read (it may run commands or write files).",
+            segment);
+      } else {
+        scripts.push_back(words[i + 1].text);
+      }
+      ++i;
+      continue;
+    }
+    if (text.rfind("--expression=", 0) == 0) {
+      explicit_script = true;
+      scripts.push_back(std::string_view(text).substr(13));
+    } else if (text.rfind("--file=", 0) == 0 || (text.size() > 2 && text.rfind("-f", 0) == 0)) {
+      explicit_script = true;
+      Add(Level::kL2, "sed runs a script from a file togmal cannot read.", segment);
+    } else if (text.size() > 2 && text.rfind("-e", 0) == 0) {
+      explicit_script = true;
+      scripts.push_back(std::string_view(text).substr(2));
+    } else if (!IsOptionWord(text) && !explicit_script && !text.empty()) {
+      scripts.push_back(text);
+      break;
+    }
+  }
+  for (std::string_view script : scripts) {
+    std::size_t i = 0;
+    while (i < script.size()) {
+      const char c = script[i];
+      if (c == ';' || c == ' ' || c == '\t' || c == '\n' || c == '{' || c == '}' || c == '!' ||
+          c == ',' || c == '$' || std::isdigit(static_cast<unsigned char>(c)) || c == '~') {
+        ++i;
+        continue;
+      }
+      if (c == '/' || c == '\\') {  // an address: /re/ or \cREc
+        char delim = '/';
+        if (c == '\\' && i + 1 < script.size()) delim = script[++i];
+        ++i;
+        SkipDelimited(script, i, delim);
+        while (i < script.size() && (script[i] == 'I' || script[i] == 'M')) ++i;
+        continue;
+      }
+      ++i;
+      if (c == 's' || c == 'y') {
+        if (i >= script.size()) break;
+        const char delim = script[i++];
+        SkipDelimited(script, i, delim);
+        SkipDelimited(script, i, delim);
+        if (c == 'y') continue;
+        while (i < script.size() && script[i] != ';' && script[i] != '\n' && script[i] != '}') {
+          const char flag = script[i++];
+          if (flag == 'e') {
+            Add(Level::kL3, "The sed substitution's e flag runs its result as a shell command.",
+                segment);
+          } else if (flag == 'w' || flag == 'W') {
+            CheckWritePath(RestOfLine(script, i), Level::kL1, Level::kL2, segment, "sed writes to");
+          }
+        }
+      } else if (c == 'e') {
+        Add(Level::kL3, "The sed e command runs a shell command.", segment);
+        RestOfLine(script, i);
+      } else if (c == 'w' || c == 'W') {
+        CheckWritePath(RestOfLine(script, i), Level::kL1, Level::kL2, segment, "sed writes to");
+      } else if (c == 'r' || c == 'R') {
+        CheckReadPath(RestOfLine(script, i), Level::kL0, segment);
+      } else if (c == 'a' || c == 'i' || c == 'c' || c == ':' || c == 'b' || c == 't' || c == 'T') {
+        // Text or a label: up to the end of the line (labels also end at ';').
+        while (i < script.size() && script[i] != '\n' &&
+               (c == 'a' || c == 'i' || c == 'c' || script[i] != ';')) {
+          ++i;
+        }
+      }
+    }
+  }
+}
+
+void Walker::AwkProgram(const std::vector<Word>& words, std::size_t start,
+                        std::string_view segment) {
+  std::string_view program;
+  for (std::size_t i = start + 1; i < words.size(); ++i) {
+    const std::string& text = words[i].text;
+    if (text == "-f" || text.rfind("--file", 0) == 0 ||
+        (text.size() > 2 && text.rfind("-f", 0) == 0)) {
+      Add(Level::kL2, "awk runs a program from a file togmal cannot read (it may run commands).",
+          segment);
+      return;
+    }
+    if (text == "-v" || text == "-F") {
+      ++i;
+      continue;
+    }
+    if (text == "--") continue;
+    if (!IsOptionWord(text)) {
+      program = text;
+      break;
+    }
+  }
+  // Outside string literals: `|` (pipes to or from a command), system(),
+  // and `print > "file"`.
+  bool in_string = false;
+  std::size_t statement = 0;  // where the current statement starts
+  for (std::size_t i = 0; i < program.size(); ++i) {
+    const char c = program[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '/' && RegexMayStart(program, i)) {
+      // A regex literal (`/a|b/`): its `|` is alternation, not a pipe.
+      std::size_t end = i + 1;
+      while (end < program.size() && program[end] != '/' && program[end] != '\n') {
+        if (program[end] == '\\') ++end;
+        ++end;
+      }
+      i = end;
+    } else if (c == ';' || c == '{' || c == '}' || c == '\n') {
+      statement = i + 1;
+    } else if (c == '|' && (i + 1 >= program.size() || program[i + 1] != '|') &&
+               (i == 0 || program[i - 1] != '|')) {
+      Add(Level::kL3, "The awk program pipes to or from a shell command.", segment);
+      return;
+    } else if (c == '(' && i >= 6) {
+      std::size_t back = i;
+      while (back > 0 && (program[back - 1] == ' ' || program[back - 1] == '\t')) --back;
+      if (back >= 6 && program.substr(back - 6, 6) == "system") {
+        Add(Level::kL3, "The awk program runs shell commands through system().", segment);
+        return;
+      }
+    } else if (c == '>' &&
+               program.substr(statement, i - statement).find("print") != std::string_view::npos) {
+      std::size_t j = i + 1;
+      if (j < program.size() && program[j] == '>') ++j;
+      while (j < program.size() && program[j] == ' ') ++j;
+      if (j < program.size() && program[j] == '"') {
+        const std::size_t end = program.find('"', j + 1);
+        if (end == std::string_view::npos) continue;
+        CheckWritePath(program.substr(j + 1, end - j - 1), Level::kL1, Level::kL2, segment,
+                       "awk writes to");
+        i = end;
+      } else {
+        Add(Level::kL2, "The awk program writes to a file named only at run time.", segment);
+      }
+    }
+  }
+}
+
+void Walker::ShellBodies(std::string_view name, const std::vector<Word>& words, std::size_t start,
+                         std::string_view segment, int code_depth) {
+  for (std::size_t i = start + 1; i < words.size(); ++i) {
+    const std::string& text = words[i].text;
+    if (IsOptionWord(text)) continue;
+    if (name == "alias") {
+      // alias NAME=BODY: later uses of NAME run BODY.
+      const std::size_t eq = text.find('=');
+      if (eq == std::string::npos || eq + 1 >= text.size()) continue;
+      Add(Level::kL1, "Defines the alias '" + Shorten(text.substr(0, eq), 40) + "'.", segment);
+      Line(std::string_view(text).substr(eq + 1), SegmentOrigin::kShellString, code_depth + 1);
+      continue;
+    }
+    // trap BODY SIGNAL…: BODY runs when the signal (or EXIT) arrives.
+    if (text != "-" && !text.empty() && i + 1 < words.size()) {
+      Line(text, SegmentOrigin::kShellString, code_depth + 1);
+    }
+    return;
+  }
+}
+
+void Walker::SecretsShown(std::string_view name, const std::vector<Word>& words, std::size_t start,
+                          std::string_view segment) {
+  const Level level = tables_.settings.secrets_output;
+  if (level == Level::kL0) return;
+  const std::size_t operands = words.size() - start - 1;
+  if (NameIn(name, {"printenv", "env"}) || (NameIn(name, {"set", "export", "declare", "typeset"}) &&
+                                            (operands == 0 || words[start + 1].text == "-p"))) {
+    bool all = true;
+    for (std::size_t i = start + 1; i < words.size(); ++i) {
+      if (!IsOptionWord(words[i].text)) {
+        all = false;
+        if (SecretName(words[i].text)) {
+          Add(level,
+              "Prints the secret variable '" + Shorten(words[i].text, 40) + "' to the agent.",
+              segment);
+          return;
+        }
+      }
+    }
+    if (all)
+      Add(level, "Prints the environment, where tokens and passwords live, to the agent.", segment);
+    return;
+  }
+  if (!NameIn(name, {"echo", "printf", "print", "say", "write-host", "write-output"})) return;
+  for (std::size_t i = start + 1; i < words.size(); ++i) {
+    if (words[i].expands && ExpandsSecret(words[i].text)) {
+      Add(level, "Prints a secret variable ('" + Shorten(words[i].text, 40) + "') to the agent.",
+          segment);
+      return;
+    }
+  }
+}
+
+}  // namespace togmal::policy

@@ -1,0 +1,152 @@
+#pragma once
+// The walk over a command line that turns it into findings (walker.cpp) and
+// the helpers it shares with the program analysers (code strings, paths).
+// Internal to togmal_policy.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "tables.h"
+#include "togmal/policy/classifier.h"
+#include "togmal/policy/shell_lexer.h"
+
+namespace togmal::policy {
+
+/// Code strings inside code strings (`bash -c "bash -c '…'"`) are followed
+/// this deep; deeper is itself a finding.
+inline constexpr int kMaxCodeDepth = 6;
+
+/// `sudo nice timeout 5 …`: wrappers inside wrappers are followed this deep.
+inline constexpr int kMaxWrapped = 32;
+
+std::string Lower(std::string_view text);
+std::string Join(const std::vector<Word>& words, std::size_t from, std::size_t to);
+/// A short text for a reason: long segments are cut.
+std::string Shorten(std::string_view text, std::size_t limit = 160);
+std::string_view GenericPhrase(Level level);
+inline bool IsOptionWord(std::string_view word) { return word.size() > 1 && word.front() == '-'; }
+bool Contains(const std::vector<std::string>& list, std::string_view value);
+
+/// The words of one command from `from` on, split into options and
+/// positional arguments, knowing which options take a value.
+struct ArgView {
+  std::vector<std::string_view> options;  // as written, `--x=y` included
+  std::vector<std::string_view> positionals;
+  std::vector<std::string_view> all;  // every word
+  bool double_dash = false;
+};
+
+ArgView ViewArgs(const std::vector<Word>& words, std::size_t from,
+                 const std::vector<std::string>& options_with_value);
+/// `-rf` matches `-r` and `-f`; `--force=x` matches `--force`.
+bool FlagMatches(std::string_view flag, std::string_view option);
+bool AnyFlag(const ArgView& view, const std::vector<std::string>& flags);
+bool ArgMatches(const std::vector<std::string>& patterns, std::string_view arg);
+/// `relative_in_project`: relative words name paths inside the project (no
+/// `cd` elsewhere earlier in the line); all_args rules hold only then.
+bool RuleMatches(const ArgRule& rule, const ArgView& view, bool relative_in_project = true);
+const CommandNode* FindChild(const CommandNode& node, std::string_view name);
+/// `X --help`, `X --version`: the program prints and exits (nothing that
+/// could smuggle a setting in, such as `-c key=value`).
+bool OnlyHelp(const std::vector<Word>& words, std::size_t start);
+
+/// Where a command's stdin comes from, when that matters (shells, SQL).
+struct Stdin {
+  enum class Kind { kNone, kText, kPipe } kind = Kind::kNone;
+  std::string text;      // heredoc / here-string body, or what an echo in the pipe prints
+  bool known = false;    // text is what the command will read
+  std::string producer;  // for a pipe: the command feeding it
+};
+
+/// Walks a command line, collecting findings and executed segments.
+class Walker {
+ public:
+  Walker(const Tables& tables, std::string_view cwd, std::vector<Finding>* findings,
+         std::vector<ExecutedSegment>* segments)
+      : tables_(tables), project_(cwd), cwd_(cwd), findings_(findings), segments_(segments) {}
+
+  void Line(std::string_view text, SegmentOrigin origin, int code_depth);
+
+  void Add(Level level, std::string why, std::string_view segment) {
+    if (findings_ != nullptr) findings_->push_back({level, std::move(why), Shorten(segment)});
+  }
+
+  /// Checks a path a command or tool reads or names.
+  void CheckReadPath(std::string_view path, Level base, std::string_view segment);
+  /// Checks a path written to; `inside_level` applies inside the project.
+  void CheckWritePath(std::string_view path, Level inside_level, Level outside_level,
+                      std::string_view segment, std::string_view what);
+  bool InsideProject(std::string_view path) const;
+
+  /// How a path relates to the guard itself (togmal's files, the host
+  /// settings that register it, the audit database).
+  enum class Guarded { kNo, kGuardFile, kAuditDatabase };
+  Guarded GuardedPath(std::string_view path) const;
+  /// A path word as an absolute, normalised path: `~` and `$HOME` expanded,
+  /// relative paths resolved against the directory the command runs in
+  /// (moved by `cd`), links made earlier in the line followed.
+  std::string Resolve(std::string_view path) const;
+
+ private:
+  /// Per command of one lexed line: has a command substitution among its
+  /// words; is a function whose body calls it.
+  struct LineFacts {
+    std::vector<bool> substituted, recursive;
+  };
+  void Simple(const LexResult& lex, std::size_t index, const LineFacts& facts, SegmentOrigin origin,
+              int code_depth);
+  void Words(const std::vector<Word>& words, std::size_t start, const Stdin& stdin_source,
+             std::string_view segment, SegmentOrigin origin, int code_depth);
+  void Code(const CommandNode& node, Level level, const std::vector<Word>& words, std::size_t index,
+            const Stdin& stdin_source, std::string_view segment, std::string_view name,
+            int code_depth);
+  void Wrapper(const CommandNode& node, Level level, const std::string& why,
+               const std::vector<Word>& words, std::size_t index, const Stdin& stdin_source,
+               std::string_view segment, int code_depth);
+  Level ScanText(const CommandNode& node, std::string_view code, std::string* why) const;
+  void CheckAssignment(std::string_view assignment, std::string_view segment);
+
+  // Program-specific analysers (program_analysers.cpp, package_scripts.cpp,
+  // windows_shells.cpp, guard_paths.cpp): what a command runs or touches
+  // through its own options, scripts and arguments.
+  void AnalyseProgram(const CommandNode& entry, std::string_view name,
+                      const std::vector<Word>& words, std::size_t start, Level level,
+                      std::string_view segment, int code_depth);
+  void GitElsewhere(const CommandNode& entry, const std::vector<Word>& words, std::size_t start,
+                    std::string_view segment);
+  void SedScript(const std::vector<Word>& words, std::size_t start, std::string_view segment);
+  void AwkProgram(const std::vector<Word>& words, std::size_t start, std::string_view segment);
+  void ShellBodies(std::string_view name, const std::vector<Word>& words, std::size_t start,
+                   std::string_view segment, int code_depth);
+  void SecretsShown(std::string_view name, const std::vector<Word>& words, std::size_t start,
+                    std::string_view segment);
+  void PackageScript(const CommandNode& entry, const std::vector<Word>& words, std::size_t start,
+                     std::string_view segment, int code_depth);
+  void WindowsShell(const CommandNode& node, Level level, const std::vector<Word>& words,
+                    std::size_t index, std::string_view segment, std::string_view name,
+                    int code_depth);
+  /// `cd DIR` moves where later relative paths point; `ln -s T L` makes L point at T.
+  void TrackDirectory(std::string_view name, const std::vector<Word>& words, std::size_t start);
+  /// A word of a command that changes something, naming the guard's own files.
+  void CheckGuardWord(std::string_view word, Level level, bool copy_source, bool sql,
+                      std::string_view statement, std::string_view segment);
+  /// A write followed by a command that runs project code (tests, builds).
+  void WriteThenRun(const CommandNode& entry, Level level, std::string_view segment);
+
+  const Tables& tables_;
+  std::string project_;         // the directory the agent runs in
+  std::string cwd_;             // where the command runs now: moved by `cd`
+  bool cwd_unknown_ = false;    // `cd "$X"`: later relative paths point anywhere
+  bool cwd_in_project_ = true;  // cwd_ is the project or a directory inside it
+  std::unordered_map<std::string, std::string> links_;  // `ln -s`: link → target
+  bool wrote_file_ = false;    // a file inside the project was written in this line
+  bool wrote_before_ = false;  // … by a command before the current one
+  std::vector<Finding>* findings_;
+  std::vector<ExecutedSegment>* segments_;
+  int wrapped_ = 0;  // wrappers inside wrappers (`nice nice … ls`), bounded
+};
+
+}  // namespace togmal::policy
