@@ -392,7 +392,7 @@ std::string NormalizePath(std::string_view path) {
 namespace {
 
 /// Matches one path-list glob, ruling most texts out with string compares
-/// first: compiling a glob costs far more than comparing its literal ends.
+/// first (cheaper than running the glob's automaton).
 bool PathGlobMatches(std::string_view pattern, std::string_view text, bool anchored) {
   const std::size_t first = pattern.find_first_of("*?[\\");
   if (first == std::string_view::npos) return pattern == text;

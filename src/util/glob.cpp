@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string>
+#include <unordered_map>
 
 namespace togmal::util {
 namespace {
@@ -87,6 +89,27 @@ Glob::Glob(std::string_view pattern, bool case_insensitive)
     tokens_.emplace_back(Kind::kChar, c);
     ++i;
   }
+  if (!case_insensitive_) FindLiteralEnds();
+}
+
+// The characters every match starts and ends with: checking them first rules
+// out most texts without running the automaton over them (a 1 MB argument
+// against a table of patterns). A token that a `skip` edge can jump over is
+// optional, so it ends the literal run.
+void Glob::FindLiteralEnds() {
+  using Kind = Token::Kind;
+  std::vector<bool> optional(tokens_.size(), false);
+  for (std::size_t i = 0; i < tokens_.size(); ++i) {
+    for (std::size_t k = i; k < std::min(i + tokens_[i].skip, tokens_.size()); ++k) {
+      optional[k] = true;
+    }
+  }
+  auto literal = [&](std::size_t i) { return tokens_[i].kind == Kind::kChar && !optional[i]; };
+  std::size_t head = 0;
+  while (head < tokens_.size() && literal(head)) prefix_.push_back(tokens_[head++].ch);
+  std::size_t tail = tokens_.size();
+  while (tail > head && literal(tail - 1)) --tail;
+  for (std::size_t i = tail; i < tokens_.size(); ++i) suffix_.push_back(tokens_[i].ch);
 }
 
 bool Glob::Accepts(const Token& token, char c) const {
@@ -123,6 +146,7 @@ void Glob::Close(std::vector<char>& states) const {
 
 bool Glob::Matches(std::string_view text) const {
   using Kind = Token::Kind;
+  if (!text.starts_with(prefix_) || !text.ends_with(suffix_)) return false;
   std::vector<char> states(tokens_.size() + 1, 0), next(tokens_.size() + 1, 0);
   states[0] = 1;
   Close(states);
@@ -140,6 +164,19 @@ bool Glob::Matches(std::string_view text) const {
     states.swap(next);
   }
   return states[tokens_.size()] != 0;
+}
+
+bool GlobMatches(std::string_view pattern, std::string_view text) {
+  // Patterns come from configuration (tables, rules), so the cache is bounded
+  // by what the files hold; the cap only guards against a pathological file.
+  constexpr std::size_t kMaxCached = 4096;
+  thread_local std::unordered_map<std::string, Glob> compiled;
+  auto found = compiled.find(std::string(pattern));
+  if (found == compiled.end()) {
+    if (compiled.size() >= kMaxCached) compiled.clear();
+    found = compiled.emplace(std::string(pattern), Glob(pattern)).first;
+  }
+  return found->second.Matches(text);
 }
 
 }  // namespace togmal::util

@@ -39,16 +39,17 @@ class Glob {
     std::size_t skip = 0;  ///< extra epsilon edge to token index + skip
   };
   bool Accepts(const Token& token, char c) const;
+  void FindLiteralEnds();
   void Close(std::vector<char>& states) const;
 
   std::string pattern_;
   bool case_insensitive_;
   std::vector<Token> tokens_;
+  std::string prefix_, suffix_;  ///< literal ends every match has (case-sensitive globs)
 };
 
-/// One-off match of `text` against `pattern` (compiles the pattern each call).
-inline bool GlobMatches(std::string_view pattern, std::string_view text) {
-  return Glob(pattern).Matches(text);
-}
+/// Whether `text` matches `pattern`; each pattern is compiled once per thread
+/// (patterns come from configuration, texts from the agent).
+bool GlobMatches(std::string_view pattern, std::string_view text);
 
 }  // namespace togmal::util

@@ -42,13 +42,30 @@ INSTANTIATE_TEST_SUITE_P(
         GlobCase{"[a-c]x", "cx", true}, GlobCase{"[a-c]x", "dx", false},
         GlobCase{"[A-C]X", "bx", true, true}, GlobCase{"\\*.md", "*.md", true},
         GlobCase{"\\*.md", "a.md", false}, GlobCase{"[abc", "[abc", true},
-        GlobCase{"a***b", "a/x/b", true}, GlobCase{"", "", true}, GlobCase{"", "x", false}));
+        GlobCase{"a***b", "a/x/b", true}, GlobCase{"", "", true}, GlobCase{"", "x", false},
+        // Literal ends checked before the automaton: optional parts stay optional.
+        GlobCase{"/etc/**", "/etc", true}, GlobCase{"/etc/**", "/etcetera", false},
+        GlobCase{"a/**/b", "a/b", true}, GlobCase{"a/**/b", "a/x/y/b", true},
+        GlobCase{"a/**/b", "ab", false}, GlobCase{"x\\*", "x*", true},
+        GlobCase{"abc*abc", "abc", false}, GlobCase{"abc*abc", "abcabc", true},
+        GlobCase{"[ab]x*.sh", "bxy.sh", true}, GlobCase{"[ab]x*.sh", "bxy.s", false},
+        GlobCase{"/ETC/**", "/etc/passwd", true, true}));
 
 TEST(Glob, IsLinearOnHugeInput) {
   // A backtracking matcher would take exponential time here.
   std::string text(1 << 20, 'a');
   EXPECT_FALSE(Glob("*a*a*a*a*a*a*a*b").Matches(text));
   EXPECT_TRUE(Glob("**a*a*a*a").Matches(text));
+}
+
+TEST(Glob, OneFunctionCompilesEachPatternOnce) {
+  // The same results through the cached entry point, repeatedly and interleaved.
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_TRUE(GlobMatches("**/.ssh/**", "/home/u/.ssh/id_ed25519"));
+    EXPECT_FALSE(GlobMatches("**/.ssh/**", "/home/u/ssh/id_ed25519"));
+    EXPECT_TRUE(GlobMatches("*.db", "togmal.db"));
+    EXPECT_FALSE(GlobMatches("*.db", "togmal.db-wal"));
+  }
 }
 
 }  // namespace
