@@ -44,9 +44,9 @@ set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
+# The synopsis line is CPACK_PACKAGE_DESCRIPTION_SUMMARY; this is the text below it.
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "${PROJECT_DESCRIPTION}
-One statically linked binary that is both an MCP stdio server (analysis of
+    "One statically linked binary that is both an MCP stdio server (analysis of
 prompts and responses for known LLM failure modes, a taxonomy of evidence, a
 policy check for tool calls) and a pre-tool hook for AI agent hosts such as
 Claude Code, Gemini CLI, Codex, Copilot CLI and Cursor. Every decision is kept
