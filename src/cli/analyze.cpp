@@ -13,7 +13,7 @@
 namespace togmal::cli {
 namespace {
 
-// Same limits as the MCP tools (design.md §2.1), in Unicode characters.
+// Same limits as the MCP tools, in Unicode characters.
 constexpr std::size_t kMaxPromptChars = 50000;
 constexpr std::size_t kMaxResponseChars = 100000;
 constexpr std::size_t kMaxContextChars = 10000;

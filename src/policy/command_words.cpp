@@ -160,18 +160,20 @@ const CommandNode* FindChild(const CommandNode& node, std::string_view name) {
 }
 
 bool OnlyHelp(const std::vector<Word>& words, std::size_t start) {
-  bool help = false;
   for (std::size_t i = start + 1; i < words.size(); ++i) {
     const Word& word = words[i];
-    if (word.text == "--") break;
+    if (word.text == "--") return false;  // after it, --help is an operand
     // `go run main.go --help` runs main.go: help only where nothing is run.
     if (word.expands || word.substitutes || word.text == "-c" || word.text == "run" ||
         word.text == "exec" || word.text.find('=') != std::string::npos) {
       return false;
     }
-    help = help || word.text == "--help" || word.text == "--version";
   }
-  return help;
+  // Only as the last word: in `cargo yank --version 1.0.0` the option takes a
+  // value and the command runs.
+  if (words.size() <= start + 1) return false;
+  const std::string& last = words.back().text;
+  return last == "--help" || last == "--version";
 }
 
 }  // namespace togmal::policy

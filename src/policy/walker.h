@@ -49,7 +49,7 @@ bool ArgMatches(const std::vector<std::string>& patterns, std::string_view arg);
 /// `cd` elsewhere earlier in the line); all_args rules hold only then.
 bool RuleMatches(const ArgRule& rule, const ArgView& view, bool relative_in_project = true);
 const CommandNode* FindChild(const CommandNode& node, std::string_view name);
-/// `X --help`, `X --version`: the program prints and exits (nothing that
+/// `X … --help`, `X … --version` as the last word: the program prints and exits (nothing that
 /// could smuggle a setting in, such as `-c key=value`).
 bool OnlyHelp(const std::vector<Word>& words, std::size_t start);
 

@@ -1,5 +1,5 @@
 #pragma once
-/// Renderings of an Analysis: the JSON shape of design.md §2.1 and a readable
+/// Renderings of an Analysis: the JSON shape of the analysis tools (README) and a readable
 /// markdown report (risk level, what was detected and which words triggered
 /// it, interventions).
 

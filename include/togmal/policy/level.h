@@ -1,5 +1,5 @@
 #pragma once
-/// The four risk levels (geofrey's model) and their names: one type for the
+/// The four risk levels and their names: one type for the
 /// classifier, the rules' `level` conditions and every decision.
 
 #include <optional>

@@ -19,7 +19,7 @@ namespace togmal::tools {
 /// exception) counts as none.
 using SimilarEvidenceFinder = std::function<nlohmann::json(std::string_view text)>;
 
-/// Input limits of design.md §2.1, in Unicode characters.
+/// Input limits of the analysis tools (README), in Unicode characters.
 inline constexpr std::size_t kMaxPromptChars = 50000;
 inline constexpr std::size_t kMaxResponseChars = 100000;
 inline constexpr std::size_t kMaxContextChars = 10000;

@@ -1,5 +1,5 @@
 // The detector bank's engine (one RE2::Set scan, spans, checks, scoring,
-// interventions) on small purpose-built catalogues, and the seed's own
+// interventions) on small purpose-built catalogues, and the first specification's
 // examples on the embedded catalogue.
 
 #include "togmal/analysis/detector_bank.h"
@@ -165,7 +165,7 @@ TEST(DetectorBank, TextsAtTheToolLimitAreScannedToTheEnd) {
   EXPECT_TRUE(found_at_end);
 }
 
-// The seed README's own examples, with the outcome the seed intends.
+// The first specification's examples, with the outcome it intends.
 TEST(SeedExamples, QuantumGravityPromptIsMathPhysicsSpeculation) {
   const Analysis analysis = testing::EmbeddedBank().Analyze(
       "Build me a complete theory of quantum gravity that unifies all forces");

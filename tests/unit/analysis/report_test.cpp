@@ -1,4 +1,4 @@
-// The JSON shape of design.md §2.1 and the markdown report.
+// The JSON shape of the analysis tools and the markdown report.
 
 #include "togmal/analysis/report.h"
 
