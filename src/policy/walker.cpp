@@ -128,7 +128,7 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
       Add(Level::kL0, "Only sets shell variables or opens files.", segment);
     }
   } else {
-    Words(command.words, 0, stdin_source, segment, origin, code_depth);
+    Words(command.words, 0, stdin_source, segment, code_depth);
   }
   // After the command's own finding, so that it is the one shown when both
   // are at the same level.
@@ -139,7 +139,7 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
 }
 
 void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdin& stdin_source,
-                   std::string_view segment, SegmentOrigin origin, int code_depth) {
+                   std::string_view segment, int code_depth) {
   if (start >= words.size()) return;
   if (wrapped_ > kMaxWrapped) {
     Add(tables_.settings.too_deep, "Wrappers are nested too deeply to analyse.", segment);
@@ -165,7 +165,7 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
     for (Word& word : lowered) {
       if (IsOptionWord(word.text)) word.text = Lower(word.text);
     }
-    Words(lowered, 0, stdin_source, segment, origin, code_depth);
+    Words(lowered, 0, stdin_source, segment, code_depth);
     return;
   }
   if (name.size() > 4 && name.compare(name.size() - 4, 4, ".exe") == 0) {
@@ -323,7 +323,6 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
     }
     if (runner->runs == Runs::kFind) {
       Add(level, why, segment);
-      const ArgView view = ViewArgs(words, runner_index + 1, {});
       for (std::size_t j = runner_index + 1; j < words.size(); ++j) {
         const std::string& text = words[j].text;
         if (text != "-exec" && text != "-execdir" && text != "-ok" && text != "-okdir") continue;
@@ -338,21 +337,19 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
           for (const Word& word : inner) segments_->back().argv.push_back(word.text);
         }
         ++wrapped_;
-        Words(inner, 0, {}, segment, SegmentOrigin::kWrapped, code_depth + 1);
+        Words(inner, 0, {}, segment, code_depth + 1);
         --wrapped_;
         j = k;
       }
-      (void)view;
       return;
     }
     if (runner->runs == Runs::kWindowsShell) {
-      WindowsShell(*runner, level, words, runner_index, segment, label, code_depth);
+      WindowsShell(level, words, runner_index, segment, label, code_depth);
       return;
     }
     Code(*runner, level, words, runner_index, stdin_source, segment, label, code_depth);
     return;
   }
-  (void)origin;
   Add(level, why, segment);
 }
 
@@ -408,7 +405,7 @@ void Walker::Wrapper(const CommandNode& node, Level level, const std::string& wh
     for (std::size_t k = j; k < words.size(); ++k) segments_->back().argv.push_back(words[k].text);
   }
   ++wrapped_;
-  Words(words, j, stdin_source, segment, SegmentOrigin::kWrapped, code_depth);
+  Words(words, j, stdin_source, segment, code_depth);
   --wrapped_;
 }
 

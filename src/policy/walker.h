@@ -99,7 +99,7 @@ class Walker {
   void Simple(const LexResult& lex, std::size_t index, const LineFacts& facts, SegmentOrigin origin,
               int code_depth);
   void Words(const std::vector<Word>& words, std::size_t start, const Stdin& stdin_source,
-             std::string_view segment, SegmentOrigin origin, int code_depth);
+             std::string_view segment, int code_depth);
   void Code(const CommandNode& node, Level level, const std::vector<Word>& words, std::size_t index,
             const Stdin& stdin_source, std::string_view segment, std::string_view name,
             int code_depth);
@@ -125,9 +125,8 @@ class Walker {
                     std::string_view segment);
   void PackageScript(const CommandNode& entry, const std::vector<Word>& words, std::size_t start,
                      std::string_view segment, int code_depth);
-  void WindowsShell(const CommandNode& node, Level level, const std::vector<Word>& words,
-                    std::size_t index, std::string_view segment, std::string_view name,
-                    int code_depth);
+  void WindowsShell(Level level, const std::vector<Word>& words, std::size_t index,
+                    std::string_view segment, std::string_view name, int code_depth);
   /// `cd DIR` moves where later relative paths point; `ln -s T L` makes L point at T.
   void TrackDirectory(std::string_view name, const std::vector<Word>& words, std::size_t start);
   /// A word of a command that changes something, naming the guard's own files.

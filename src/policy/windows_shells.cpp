@@ -16,9 +16,8 @@ bool PrefixOf(std::string_view key, std::string_view parameter, std::size_t shor
 
 }  // namespace
 
-void Walker::WindowsShell(const CommandNode& node, Level level, const std::vector<Word>& words,
-                          std::size_t index, std::string_view segment, std::string_view name,
-                          int code_depth) {
+void Walker::WindowsShell(Level level, const std::vector<Word>& words, std::size_t index,
+                          std::string_view segment, std::string_view name, int code_depth) {
   const std::string quoted_name = "'" + std::string(name) + "'";
   const std::string program = Lower(name);
   const bool cmd = program == "cmd";
@@ -76,7 +75,6 @@ void Walker::WindowsShell(const CommandNode& node, Level level, const std::vecto
     return;
   }
   Add(Max(level, Level::kL2), quoted_name + " runs a command string.", segment);
-  (void)node;
   Line(*code, SegmentOrigin::kShellString, code_depth + 1);
 }
 
