@@ -150,7 +150,11 @@ TEST(ServeHostileTest, AFloodOfRequestsThatIsNotReadKeepsMemoryBounded) {
   }
   writer.join();
   EXPECT_EQ(answered, kRequests);
+  // Under ASan freed memory stays in quarantine (256 MB by default), so once
+  // the flood has been answered RSS no longer shows what the server holds.
+#if !defined(__SANITIZE_ADDRESS__)
   EXPECT_LT(ResidentKiB(pid) - baseline_kib, 16 * 1024);
+#endif
   client.child().CloseStdin();
   EXPECT_EQ(client.child().Wait(), 0) << client.child().Stderr();
 }
