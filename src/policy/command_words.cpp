@@ -159,21 +159,26 @@ const CommandNode* FindChild(const CommandNode& node, std::string_view name) {
   return nullptr;
 }
 
-bool OnlyHelp(const std::vector<Word>& words, std::size_t start) {
-  for (std::size_t i = start + 1; i < words.size(); ++i) {
+HelpRequest OnlyHelp(const std::vector<Word>& words, std::size_t start) {
+  bool operands = false;
+  for (std::size_t i = start + 1; i + 1 < words.size(); ++i) {
     const Word& word = words[i];
-    if (word.text == "--") return false;  // after it, --help is an operand
+    if (word.text == "--") return HelpRequest::kNo;  // after it, --help is an operand
     // `go run main.go --help` runs main.go: help only where nothing is run.
     if (word.expands || word.substitutes || word.text == "-c" || word.text == "run" ||
         word.text == "exec" || word.text.find('=') != std::string::npos) {
-      return false;
+      return HelpRequest::kNo;
     }
+    operands = operands || word.text.empty() || word.text.front() != '-';
   }
   // Only as the last word: in `cargo yank --version 1.0.0` the option takes a
   // value and the command runs.
-  if (words.size() <= start + 1) return false;
+  if (words.size() <= start + 1) return HelpRequest::kNo;
   const std::string& last = words.back().text;
-  return last == "--help" || last == "--version";
+  if (last != "--help" && last != "--version") return HelpRequest::kNo;
+  // With operands the program may pass the words on instead of printing help
+  // (`ssh host 'rm -rf ~; echo' --help` runs the remote command).
+  return operands ? HelpRequest::kWithOperands : HelpRequest::kOnly;
 }
 
 }  // namespace togmal::policy

@@ -251,9 +251,16 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
       break;
     }
   }
-  if (runner == nullptr && level > Level::kL0 && OnlyHelp(words, start)) {
-    level = Level::kL0;
-    why = "'" + label + "' only prints its help or version.";
+  if (runner == nullptr && level > Level::kL0) {
+    const HelpRequest help = OnlyHelp(words, deepest.index);
+    if (help == HelpRequest::kOnly) {
+      level = Level::kL0;
+      why = "'" + label + "' only prints its help or version.";
+    } else if (help == HelpRequest::kWithOperands && level > Level::kL2) {
+      // Most programs print help wherever --help stands; some pass it on.
+      level = Level::kL2;
+      why = "'" + label + "' asks for help, but with operands it might run them.";
+    }
   }
   if (why.empty()) {
     why = "'" + label + "' " + std::string(GenericPhrase(level)) + ".";

@@ -49,9 +49,10 @@ bool ArgMatches(const std::vector<std::string>& patterns, std::string_view arg);
 /// `cd` elsewhere earlier in the line); all_args rules hold only then.
 bool RuleMatches(const ArgRule& rule, const ArgView& view, bool relative_in_project = true);
 const CommandNode* FindChild(const CommandNode& node, std::string_view name);
-/// `X … --help`, `X … --version` as the last word: the program prints and exits (nothing that
-/// could smuggle a setting in, such as `-c key=value`).
-bool OnlyHelp(const std::vector<Word>& words, std::size_t start);
+/// `X [SUB…] --help`/`--version` as the last word (`start`: the deepest table entry matched): the
+/// program prints and exits (nothing that could smuggle a setting in, such as `-c key=value`).
+enum class HelpRequest { kNo, kOnly, kWithOperands };
+HelpRequest OnlyHelp(const std::vector<Word>& words, std::size_t start);
 
 /// Where a command's stdin comes from, when that matters (shells, SQL).
 struct Stdin {
