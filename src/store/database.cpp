@@ -8,12 +8,16 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string_view>
 #include <system_error>
+#include <thread>
 
 #include "existing_wal_vfs.h"
 #include "schema.h"
@@ -143,21 +147,23 @@ Database::Database(Database&&) noexcept = default;
 Database& Database::operator=(Database&&) noexcept = default;
 Database::~Database() = default;
 
-Result<Database> Database::Open(const fs::path& path, OpenOptions options) {
-  if (path.empty()) return Fail("database path is empty");
-  std::error_code error;
-  const fs::file_status status = fs::status(path, error);  // one stat for all three checks
-  if (fs::is_directory(status)) {
-    return Fail("database path " + path.string() + " is a folder, not a file");
-  }
-  if (!fs::exists(status)) {
-    if (options.read_only) {
-      return Fail("no database at " + path.string() + " (nothing has been recorded yet)");
-    }
-    if (auto created = CreateFileIfMissing(path); !created) return Fail(created.error());
-  }
+namespace {
 
-  ConfigureSqlite();
+// One attempt at opening and migrating: the connection, or why not and
+// whether another process's lock was the reason (worth another attempt).
+struct OpenAttempt {
+  static OpenAttempt Failed(std::string why, bool busy = false) {
+    OpenAttempt attempt;
+    attempt.error = std::move(why);
+    attempt.busy = busy;
+    return attempt;
+  }
+  std::unique_ptr<SQLite::Database> db;
+  std::string error;
+  bool busy = false;
+};
+
+OpenAttempt OpenOnce(const fs::path& path, const OpenOptions& options) {
   try {
     int flags = options.read_only ? SQLite::OPEN_READONLY : SQLite::OPEN_READWRITE;
     std::string vfs;
@@ -169,19 +175,21 @@ Result<Database> Database::Open(const fs::path& path, OpenOptions options) {
     }
     auto db = std::make_unique<SQLite::Database>(path, flags, options.busy_timeout_ms, vfs);
     if (!options.read_only && sqlite3_db_readonly(db->getHandle(), "main") == 1) {
-      return Fail(DescribeSqliteError(path, SQLITE_READONLY, "opened read-only"));
+      return OpenAttempt::Failed(DescribeSqliteError(path, SQLITE_READONLY, "opened read-only"));
     }
     const int version = ReadUserVersion(*db);
     if (version > kSchemaVersion) {
-      return Fail("database " + path.string() + " has schema version " + std::to_string(version) +
-                  ", written by a newer togmal (this one knows up to " +
-                  std::to_string(kSchemaVersion) + "); upgrade togmal or use another --db");
+      return OpenAttempt::Failed(
+          "database " + path.string() + " has schema version " + std::to_string(version) +
+          ", written by a newer togmal (this one knows up to " + std::to_string(kSchemaVersion) +
+          "); upgrade togmal or use another --db");
     }
     if (version < kSchemaVersion) {
       if (options.read_only) {
-        return Fail("database " + path.string() + " has schema version " + std::to_string(version) +
-                    " and needs an upgrade to " + std::to_string(kSchemaVersion) +
-                    "; `togmal audit prune --days 0` upgrades it without removing anything");
+        return OpenAttempt::Failed(
+            "database " + path.string() + " has schema version " + std::to_string(version) +
+            " and needs an upgrade to " + std::to_string(kSchemaVersion) +
+            "; `togmal audit prune --days 0` upgrades it without removing anything");
       }
       Migrate(*db, version);
     }
@@ -199,11 +207,52 @@ Result<Database> Database::Open(const fs::path& path, OpenOptions options) {
           db->getHandle(), TruncatingCheckpoint,
           reinterpret_cast<void*>(static_cast<std::intptr_t>(options.busy_timeout_ms)));
     }
-    return Database(std::move(db), path, options.read_only);
+    OpenAttempt opened;
+    opened.db = std::move(db);
+    return opened;
   } catch (const SQLite::Exception& e) {
-    return Fail(DescribeSqliteError(path, e.getExtendedErrorCode(), e.what()));
+    const int code = e.getExtendedErrorCode() & 0xff;
+    return OpenAttempt::Failed(DescribeSqliteError(path, e.getExtendedErrorCode(), e.what()),
+                               code == SQLITE_BUSY || code == SQLITE_LOCKED);
   } catch (const std::exception& e) {
-    return Fail("database " + path.string() + ": " + e.what());
+    return OpenAttempt::Failed("database " + path.string() + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+Result<Database> Database::Open(const fs::path& path, OpenOptions options) {
+  if (path.empty()) return Fail("database path is empty");
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);  // one stat for all three checks
+  if (fs::is_directory(status)) {
+    return Fail("database path " + path.string() + " is a folder, not a file");
+  }
+  if (!fs::exists(status)) {
+    if (options.read_only) {
+      return Fail("no database at " + path.string() + " (nothing has been recorded yet)");
+    }
+    if (auto created = CreateFileIfMissing(path); !created) return Fail(created.error());
+  }
+
+  ConfigureSqlite();
+  // SQLite skips the busy handler where waiting could deadlock: switching a
+  // fresh file to WAL while another process holds a read lock on it, or a
+  // read transaction that needs a write lock. Those answer SQLITE_BUSY at
+  // once; the whole open is retried, with backoff, until the caller's busy
+  // timeout is spent, so the timeout means what it says for the first open
+  // of a new database by several processes at once.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(options.busy_timeout_ms);
+  std::chrono::milliseconds pause{1};
+  for (;;) {
+    OpenAttempt attempt = OpenOnce(path, options);
+    if (attempt.db) return Database(std::move(attempt.db), path, options.read_only);
+    if (!attempt.busy || std::chrono::steady_clock::now() + pause >= deadline) {
+      return Fail(attempt.error);
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(50));
   }
 }
 
