@@ -92,7 +92,8 @@ Judgement Judge::Decide(const ToolCallRequest& call, const Policy& policy,
     if (decision.source == rules::Source::kRule && decision.action == rules::Action::kSample) {
       if (options_.resolve_sample) {
         if (!options_.resolve_sample(call, decision)) {
-          return Judgement{.decision = std::move(decision), .audit_id = {}, .pending = true};
+          return Judgement{
+              .decision = std::move(decision), .audit_id = {}, .pending = true, .allow_code = {}};
         }
       } else {
         rules::ResolveSampleAsAsk(decision, "");
@@ -102,7 +103,34 @@ Judgement Judge::Decide(const ToolCallRequest& call, const Policy& policy,
     return Refuse(call, policy.settings, std::string("internal error: ") + e.what(), started,
                   warnings);
   }
-  return Record(call, std::move(decision), warnings, started);
+  std::optional<AllowCodeMark> mark;
+  if (decision.permission != rules::Permission::kAllow) mark = ApplyAllowCode(call, decision);
+  return Record(call, std::move(decision), warnings, started, std::move(mark));
+}
+
+AllowCodeMark Judge::ApplyAllowCode(const ToolCallRequest& call, rules::Decision& decision) const {
+  AllowCodeMark mark;
+  mark.fingerprint = store::CallFingerprint(call.tool_name, call.tool_input, call.cwd);
+  mark.code = store::AllowCode(mark.fingerprint);
+  if (options_.grants) {
+    // A lookup that fails (locked database) leaves the policy's decision.
+    auto grant = options_.grants(mark.fingerprint, options_.recording == Recording::kAudited);
+    if (!grant) spdlog::warn("allow grants: {}", grant.error());
+    if (grant && *grant) mark.grant = std::move(**grant);
+  }
+  if (!mark.grant) {
+    // For the person: the agent cannot run it (classifier.yaml makes
+    // `togmal allow CODE` L3), so only the user can let the call through.
+    decision.reason += " (togmal allow " + mark.code + ")";
+    return mark;
+  }
+  const store::AllowGrant& grant = *mark.grant;
+  std::string how = std::string(store::GrantScopeName(grant.scope));
+  if (grant.scope == store::GrantScope::kUntil) how = "until " + grant.expires_at;
+  decision.permission = rules::Permission::kAllow;
+  decision.notice = "togmal: let through by `togmal allow " + mark.code + "` (" + how + ")";
+  decision.reason = decision.notice + "; the policy said: " + decision.reason;
+  return mark;
 }
 
 Judgement Judge::Refuse(const ToolCallRequest& call, const rules::DecisionSettings& settings,
@@ -112,8 +140,10 @@ Judgement Judge::Refuse(const ToolCallRequest& call, const rules::DecisionSettin
 }
 
 Judgement Judge::Record(const ToolCallRequest& call, rules::Decision decision,
-                        const std::vector<std::string>& warnings, Clock::time_point started) const {
+                        const std::vector<std::string>& warnings, Clock::time_point started,
+                        std::optional<AllowCodeMark> mark) const {
   Judgement judgement;
+  judgement.allow_code = std::move(mark);
   if (options_.recording == Recording::kWhatIf) {
     judgement.decision = std::move(decision);
     return judgement;
@@ -127,7 +157,9 @@ Judgement Judge::Record(const ToolCallRequest& call, rules::Decision decision,
       std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started).count();
   Result<int64_t> appended = Fail("the audit trail could not be written");
   try {
-    appended = options_.audit(MakeAuditEntry(call, decision, options_.via, latency, warnings));
+    appended =
+        options_.audit(MakeAuditEntry(call, decision, options_.via, latency, warnings,
+                                      judgement.allow_code ? &*judgement.allow_code : nullptr));
   } catch (const std::exception& e) {
     appended = Fail(e.what());
   }
@@ -143,7 +175,8 @@ Judgement Judge::Record(const ToolCallRequest& call, rules::Decision decision,
 
 store::AuditEntry MakeAuditEntry(const ToolCallRequest& call, const rules::Decision& decision,
                                  std::string_view via, int64_t latency_us,
-                                 const std::vector<std::string>& warnings) {
+                                 const std::vector<std::string>& warnings,
+                                 const AllowCodeMark* mark) {
   store::AuditEntry entry;
   entry.kind = store::AuditKind::kDecision;
   entry.session = call.session_id.empty() ? std::string(via) : call.session_id;
@@ -168,6 +201,16 @@ store::AuditEntry MakeAuditEntry(const ToolCallRequest& call, const rules::Decis
   put("tightened_by", decision.tightened_by);
   put("notice", decision.notice);
   if (!warnings.empty()) detail["config_ignored"] = warnings;
+  if (mark != nullptr) {
+    // FindCall looks the code up here; the fingerprint is what a grant names.
+    detail["allow_code"] = mark->code;
+    detail["fingerprint"] = mark->fingerprint;
+    if (mark->grant) {
+      detail["allowed_by"] = {{"grant_id", mark->grant->id},
+                              {"scope", store::GrantScopeName(mark->grant->scope)},
+                              {"uses", mark->grant->uses}};
+    }
+  }
   entry.detail = std::move(detail);
   return entry;
 }

@@ -39,6 +39,7 @@ std::span<const CommandSpec> Commands();
 int Main(int argc, char** argv);
 
 // One definer per subcommand (each in its own file).
+Action DefineAllow(CLI::App& command);
 Action DefineAnalyze(CLI::App& command);
 Action DefineAudit(CLI::App& command);
 Action DefineCheck(CLI::App& command);

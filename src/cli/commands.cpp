@@ -4,6 +4,8 @@ namespace togmal::cli {
 
 std::span<const CommandSpec> Commands() {
   static constexpr CommandSpec kCommands[] = {
+      {"allow", "Let a denied or asked call through: once, for a while, or always (its code)",
+       DefineAllow},
       {"analyze",
        "Analyse a prompt or response for LLM failure modes: risk level, detections, interventions",
        DefineAnalyze},

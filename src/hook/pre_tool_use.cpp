@@ -65,18 +65,28 @@ check::AuditSink DatabaseSink(std::filesystem::path path, store::OpenOptions ope
   };
 }
 
+// Only a deny or ask looks here, so an allowed call opens the database once.
+check::GrantLookup DatabaseGrants(std::filesystem::path path, store::OpenOptions open) {
+  return [path = std::move(path), open](std::string_view fingerprint,
+                                        bool consume) -> Result<std::optional<store::AllowGrant>> {
+    auto database = store::Database::Open(path, open);
+    if (!database) return Fail(database.error());
+    return store::AllowGrants(*database).Active(fingerprint, consume);
+  };
+}
+
 check::Judge HookJudge(const HookOptions& options, const store::AuditOptions& audit,
                        bool sync_every_commit) {
   std::filesystem::path path =
       options.database.empty() ? store::DefaultDatabasePath() : options.database;
+  const store::OpenOptions open{.busy_timeout_ms = kHookBusyTimeoutMs,
+                                .sync_every_commit = sync_every_commit,
+                                .short_lived_writer = true};
   return check::Judge({.via = "hook",
                        .recording = check::Recording::kAudited,
-                       .audit = DatabaseSink(std::move(path),
-                                             {.busy_timeout_ms = kHookBusyTimeoutMs,
-                                              .sync_every_commit = sync_every_commit,
-                                              .short_lived_writer = true},
-                                             audit),
-                       .resolve_sample = {}});  // no model to ask: SAMPLE → ask
+                       .audit = DatabaseSink(path, open, audit),
+                       .resolve_sample = {},  // no model to ask: SAMPLE → ask
+                       .grants = DatabaseGrants(path, open)});
 }
 
 // Reads settings.yaml once, for both the decision and the audit options, into

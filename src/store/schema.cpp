@@ -77,9 +77,31 @@ ALTER TABLE evidence ADD COLUMN verdict TEXT NOT NULL DEFAULT 'failure'
   CHECK (verdict IN ('failure','false_positive'));
 )sql";
 
+// Version 3: allow grants (`togmal allow CODE`): which call (fingerprint) may
+// pass, once or until when; always grants point at the user rule written.
+constexpr const char* kVersion3 = R"sql(
+CREATE TABLE allow_grant (
+  id          INTEGER PRIMARY KEY,
+  code        TEXT    NOT NULL,
+  fingerprint TEXT    NOT NULL,
+  tool_name   TEXT    NOT NULL,
+  input       TEXT    NOT NULL,
+  cwd         TEXT,
+  scope       TEXT    NOT NULL CHECK (scope IN ('once','until','always')),
+  expires_at  TEXT,
+  created_at  TEXT    NOT NULL,
+  uses        INTEGER NOT NULL DEFAULT 0,
+  revoked_at  TEXT,
+  rule_id     TEXT
+);
+CREATE INDEX allow_grant_by_fingerprint ON allow_grant (fingerprint);
+CREATE INDEX allow_grant_by_code ON allow_grant (code);
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, kVersion1},
     {2, kVersion2},
+    {3, kVersion3},
 };
 
 }  // namespace

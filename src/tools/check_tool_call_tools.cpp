@@ -72,6 +72,14 @@ json OutputSchema() {
              {{"level", level}, {"why", {{"type", "string"}}}, {"segment", {{"type", "string"}}}}},
             {"required", {"level", "why"}}}}}},
         {"audit_id", {{"anyOf", json::array({{{"type", "integer"}}, {{"type", "null"}}})}}},
+        {"allow_code",
+         {{"type", "string"},
+          {"description",
+           "For a deny or ask: the code the user gives `togmal allow` to let this exact call "
+           "through"}}},
+        {"allowed_by_grant",
+         {{"type", "integer"},
+          {"description", "The `togmal allow` grant that let the call through"}}},
         {"ignored_flat_fields",
          {{"type", "array"},
           {"items", {{"type", "string"}}},
@@ -141,9 +149,11 @@ mcp::ToolResult Check(const CheckToolCallOptions& options, const json& arguments
       {.via = "mcp",
        .recording = check::Recording::kAudited,
        .audit = options.append_audit,
-       .resolve_sample = [&context](const check::ToolCallRequest& call, rules::Decision& decision) {
-         return ResolveSample(call, decision, context);
-       }});
+       .resolve_sample =
+           [&context](const check::ToolCallRequest& call, rules::Decision& decision) {
+             return ResolveSample(call, decision, context);
+           },
+       .grants = options.grants});
   auto parsed = ParseCheckArguments(arguments);
   check::Judgement judgement;
   std::vector<std::string> ignored_flat_fields;
@@ -165,6 +175,13 @@ mcp::ToolResult Check(const CheckToolCallOptions& options, const json& arguments
   const rules::Decision& decision = judgement.decision;
   json result = rules::DecisionJson(decision);
   result["audit_id"] = judgement.audit_id ? json(*judgement.audit_id) : json(nullptr);
+  if (judgement.allow_code) {
+    if (judgement.allow_code->grant) {
+      result["allowed_by_grant"] = judgement.allow_code->grant->id;
+    } else {
+      result["allow_code"] = judgement.allow_code->code;
+    }
+  }
   if (!ignored_flat_fields.empty()) result["ignored_flat_fields"] = ignored_flat_fields;
   std::string text;
   if (format == "hook") {
@@ -220,6 +237,11 @@ Result<CheckToolCallOptions> ServeCheckToolCallOptions(
   options.append_audit = [database, audit](store::AuditEntry entry) -> Result<int64_t> {
     return database->With([&](store::Database& db) -> Result<int64_t> {
       return store::AuditLog(db, audit).Append(std::move(entry));
+    });
+  };
+  options.grants = [database](std::string_view fingerprint, bool consume) {
+    return database->With([&](store::Database& db) -> Result<std::optional<store::AllowGrant>> {
+      return store::AllowGrants(db).Active(fingerprint, consume);
     });
   };
   return options;

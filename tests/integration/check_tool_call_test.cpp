@@ -362,5 +362,29 @@ TEST_F(RulesCli, TestFailsOnAnyMiss) {
   EXPECT_NE(miss.out.find("FAIL  env"), std::string::npos) << miss.out;
 }
 
+// An allow code works the same through MCP as through the hook: the deny
+// names it, `togmal allow CODE` grants once, the next identical call passes.
+TEST_F(CheckToolCall, AllowCodesApplyToToolCallsOverMcp) {
+  ServeClient client({}, env_);
+  client.Initialize("2025-06-18");
+  const json call = {{"tool_name", "Bash"},
+                     {"tool_input", {{"command", "rm -rf ~/project"}}},
+                     {"cwd", root_.string()},
+                     {"response_format", "json"}};
+  auto decide = [&](int id) {
+    return client.Call(ToolCall(id, "togmal_check_tool_call", call))["result"]["structuredContent"];
+  };
+  json denied = decide(1);
+  ASSERT_EQ(denied["decision"], "deny");
+  ASSERT_TRUE(denied["allow_code"].is_string()) << denied;
+  const std::string code = denied["allow_code"];
+  auto granted = RunProcess({TogmalBinary(), "allow", code}, "", env_, std::chrono::seconds(60));
+  ASSERT_EQ(granted.exit_code, 0) << granted.err;
+  json let_through = decide(2);
+  EXPECT_EQ(let_through["decision"], "allow");
+  EXPECT_TRUE(let_through["allowed_by_grant"].is_number_integer()) << let_through;
+  EXPECT_EQ(decide(3)["decision"], "deny");
+}
+
 }  // namespace
 }  // namespace togmal::testing

@@ -24,6 +24,7 @@
 #include "togmal/check/tool_call.h"
 #include "togmal/rules/decision.h"
 #include "togmal/rules/rule.h"
+#include "togmal/store/allow_grants.h"
 #include "togmal/util/result.h"
 #include "togmal/util/settings_layers.h"
 
@@ -62,6 +63,11 @@ using SampleResolver = std::function<bool(const ToolCallRequest& call, rules::De
 /// Appends an audit entry and returns its id. May be called from any thread.
 using AuditSink = std::function<Result<int64_t>(store::AuditEntry entry)>;
 
+/// The allow grant that lets a denied or asked call through, if any
+/// (store::AllowGrants::Active). `consume` spends a once grant.
+using GrantLookup = std::function<Result<std::optional<store::AllowGrant>>(
+    std::string_view fingerprint, bool consume)>;
+
 /// Whether a judgement is about a call that will run (recorded; unrecorded
 /// decisions are tightened) or a what-if question (`togmal check`,
 /// `rules explain`: nothing is recorded or tightened).
@@ -77,6 +83,18 @@ struct JudgeOptions {
   AuditSink audit = nullptr;
   /// Empty: a SAMPLE becomes ask with the rule's guidance as the reason.
   SampleResolver resolve_sample = nullptr;
+  /// Where `togmal allow` grants are looked up for a deny or ask. Empty: none
+  /// apply (what-if questions show the policy's own decision). A what-if
+  /// lookup never spends a once grant.
+  GrantLookup grants = nullptr;
+};
+
+/// A deny or ask's allow code, and the grant that let the call through
+/// instead, when one did. Recorded with the decision.
+struct AllowCodeMark {
+  std::string code;
+  std::string fingerprint;
+  std::optional<store::AllowGrant> grant;
 };
 
 /// A decision and, when it was recorded, its audit entry's id.
@@ -86,6 +104,8 @@ struct Judgement {
   /// The SAMPLE resolver is still waiting for a verdict: nothing was
   /// recorded, and `decision` is not final.
   bool pending = false;
+  /// Set when the policy said deny or ask (the reason ends with the code).
+  std::optional<AllowCodeMark> allow_code;
 };
 
 class Judge {
@@ -110,7 +130,11 @@ class Judge {
 
  private:
   Judgement Record(const ToolCallRequest& call, rules::Decision decision,
-                   const std::vector<std::string>& warnings, Clock::time_point started) const;
+                   const std::vector<std::string>& warnings, Clock::time_point started,
+                   std::optional<AllowCodeMark> mark = std::nullopt) const;
+  // Names the deny/ask's allow code in its reason, or lets the call through
+  // when a grant for it is active.
+  AllowCodeMark ApplyAllowCode(const ToolCallRequest& call, rules::Decision& decision) const;
 
   JudgeOptions options_;
 };
@@ -122,10 +146,11 @@ Result<rules::Decision> Classify(const ToolCallRequest& call, const rules::RuleS
                                  const rules::DecisionSettings& settings);
 
 /// The audit entry recording `decision` (input redaction happens in the
-/// store). `via` as in JudgeOptions.
+/// store). `via` as in JudgeOptions; `mark` the allow code and grant, if any.
 store::AuditEntry MakeAuditEntry(const ToolCallRequest& call, const rules::Decision& decision,
                                  std::string_view via, int64_t latency_us,
-                                 const std::vector<std::string>& warnings = {});
+                                 const std::vector<std::string>& warnings = {},
+                                 const AllowCodeMark* mark = nullptr);
 
 /// Marks `decision` as unrecorded: allow becomes ask, and the reason says why.
 void TightenForAuditFailure(rules::Decision& decision, std::string_view error);

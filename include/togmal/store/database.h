@@ -17,7 +17,7 @@ class Database;
 namespace togmal::store {
 
 /// The schema version this build writes (`PRAGMA user_version`).
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 /// How to open the database.
 struct OpenOptions {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "togmal/check/judge.h"
 #include "togmal/mcp/tool.h"
 #include "togmal/rules/active_rules.h"
 #include "togmal/rules/decision.h"
@@ -35,6 +36,8 @@ struct CheckToolCallOptions {
   /// Appends an entry to the audit trail and returns its id. Called from
   /// worker threads; the function serialises access itself.
   std::function<Result<int64_t>(store::AuditEntry)> append_audit;
+  /// `togmal allow` grants for denied or asked calls; empty: none apply.
+  check::GrantLookup grants;
   /// Hot reload: watch the user rule file (inotify); on a change reload and
   /// validate it, swap atomically (a broken file keeps the old rules), audit a
   /// config_change either way, and on success call resource_changed with

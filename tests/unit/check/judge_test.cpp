@@ -235,5 +235,69 @@ TEST(ClaudeHookAnswer, CarriesTheDecisionInsideHookSpecificOutput) {
   EXPECT_EQ(answer["systemMessage"], "togmal L1: fine");
 }
 
+// A deny or ask names its allow code; a grant for exactly that call lets it
+// through, and the audit entry says which grant did.
+TEST(Judge, DenyAndAskEndWithTheAllowCodeAndAGrantLetsThatCallThrough) {
+  const ToolCallRequest call = Bash("rm -rf ~/project", "/home/u/p");
+  const std::string fingerprint = store::CallFingerprint(call.tool_name, call.tool_input, call.cwd);
+  const std::string code = store::AllowCode(fingerprint);
+  MemorySink memory;
+  Judgement denied = Judge({.via = "hook", .audit = memory.Sink()}).Decide(call, BuiltinPolicy());
+  EXPECT_EQ(denied.decision.permission, rules::Permission::kDeny);
+  const std::string tail = " (togmal allow " + code + ")";
+  ASSERT_GE(denied.decision.reason.size(), tail.size());
+  EXPECT_EQ(denied.decision.reason.substr(denied.decision.reason.size() - tail.size()), tail);
+  ASSERT_EQ(memory.entries.size(), 1u);
+  EXPECT_EQ(memory.entries[0].detail["allow_code"], code);
+  EXPECT_EQ(memory.entries[0].detail["fingerprint"], fingerprint);
+
+  // An allow carries no code.
+  Judgement allowed =
+      Judge({.via = "hook", .audit = memory.Sink()}).Decide(Bash("ls"), BuiltinPolicy());
+  EXPECT_EQ(allowed.decision.reason.find("togmal allow"), std::string::npos);
+  EXPECT_FALSE(memory.entries.back().detail.contains("allow_code"));
+
+  std::vector<std::pair<std::string, bool>> lookups;
+  GrantLookup grants = [&](std::string_view print,
+                           bool consume) -> Result<std::optional<store::AllowGrant>> {
+    lookups.emplace_back(std::string(print), consume);
+    if (print != fingerprint) return std::optional<store::AllowGrant>();
+    store::AllowGrant grant;
+    grant.id = 7;
+    grant.code = code;
+    grant.scope = store::GrantScope::kOnce;
+    grant.uses = 1;
+    return std::optional<store::AllowGrant>(grant);
+  };
+  Judgement let_through = Judge({.via = "hook", .audit = memory.Sink(), .grants = grants})
+                              .Decide(call, BuiltinPolicy());
+  EXPECT_EQ(let_through.decision.permission, rules::Permission::kAllow);
+  EXPECT_NE(let_through.decision.notice.find("togmal allow " + code), std::string::npos);
+  EXPECT_EQ(memory.entries.back().decision, "allow");
+  EXPECT_EQ(memory.entries.back().detail["allowed_by"]["grant_id"], 7);
+  ASSERT_EQ(lookups.size(), 1u);
+  EXPECT_TRUE(lookups[0].second);  // a real call spends a once grant
+
+  // A what-if question only peeks; another call is not let through; an
+  // allowed call never looks.
+  Judge what_if({.via = "cli", .recording = Recording::kWhatIf, .grants = grants});
+  EXPECT_EQ(what_if.Decide(call, BuiltinPolicy()).decision.permission, rules::Permission::kAllow);
+  EXPECT_FALSE(lookups.back().second);
+  EXPECT_EQ(
+      what_if.Decide(Bash("rm -rf ~/other", "/home/u/p"), BuiltinPolicy()).decision.permission,
+      rules::Permission::kDeny);
+  const std::size_t looked = lookups.size();
+  what_if.Decide(Bash("ls"), BuiltinPolicy());
+  EXPECT_EQ(lookups.size(), looked);
+
+  // A lookup that fails leaves the policy's decision.
+  Judge broken({.via = "hook",
+                .audit = memory.Sink(),
+                .grants = [](std::string_view, bool) -> Result<std::optional<store::AllowGrant>> {
+                  return Fail("database is locked");
+                }});
+  EXPECT_EQ(broken.Decide(call, BuiltinPolicy()).decision.permission, rules::Permission::kDeny);
+}
+
 }  // namespace
 }  // namespace togmal::check

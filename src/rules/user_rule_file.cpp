@@ -1,0 +1,113 @@
+#include "togmal/rules/user_rule_file.h"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <system_error>
+#include <vector>
+
+#include "togmal/rules/rule_loader.h"
+#include "togmal/util/config_file.h"
+
+namespace togmal::rules {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> Lines(std::string_view text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    lines.emplace_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+std::string Join(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  return text;
+}
+
+bool IsTopLevel(const std::string& line) {
+  return !line.empty() && line[0] != ' ' && line[0] != '\t' && line[0] != '#';
+}
+
+// Writes through a temporary file and a rename, so a reader (the hook, the
+// rules watcher) sees the old file or the new one, never half of one.
+Result<void> Replace(const fs::path& file, const std::string& text) {
+  std::error_code error;
+  if (!file.parent_path().empty()) fs::create_directories(file.parent_path(), error);
+  const fs::path temporary = file.string() + ".togmal-tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out.flush()) return Fail("cannot write " + temporary.string());
+  }
+  fs::permissions(temporary, fs::perms::owner_read | fs::perms::owner_write,
+                  fs::perm_options::replace, error);
+  fs::rename(temporary, file, error);
+  if (error) return Fail("cannot replace " + file.string() + ": " + error.message());
+  return {};
+}
+
+Result<std::string> ReadIfPresent(const fs::path& file) {
+  auto text = util::ReadConfigFile(file);
+  if (!text) return Fail(text.error());
+  return text->value_or(std::string());
+}
+
+}  // namespace
+
+Result<void> AppendUserRule(const fs::path& file, std::string_view marker, std::string_view item) {
+  auto text = ReadIfPresent(file);
+  if (!text) return Fail(text.error());
+  std::vector<std::string> lines = Lines(*text);
+  // The last top-level line must open the block list the item joins.
+  const std::string* last_key = nullptr;
+  for (const std::string& line : lines) {
+    if (IsTopLevel(line)) last_key = &line;
+  }
+  if (last_key == nullptr) {
+    lines.push_back("rules:");
+  } else if (last_key->rfind("rules:", 0) != 0 ||
+             last_key->find_first_not_of(' ', 6) != std::string::npos) {
+    return Fail(file.string() +
+                ": cannot add a rule safely: its last top-level key must be a block list "
+                "`rules:` (move `rules:` to the end, or add the rule by hand)");
+  }
+  while (!lines.empty() && lines.back().find_first_not_of(' ') == std::string::npos) {
+    lines.pop_back();
+  }
+  lines.push_back("  # " + std::string(marker));
+  for (const std::string& line : Lines(item)) lines.push_back(line);
+  const std::string updated = Join(lines);
+  if (auto parsed = ParseRuleFile(updated, file.string(), Layer::kUser, true); !parsed) {
+    return Fail("the rule would not load, " + file.string() + " is unchanged: " + parsed.error());
+  }
+  return Replace(file, updated);
+}
+
+Result<bool> RemoveUserRule(const fs::path& file, std::string_view id) {
+  auto text = ReadIfPresent(file);
+  if (!text) return Fail(text.error());
+  std::vector<std::string> lines = Lines(*text);
+  const std::string opening = "  - id: " + std::string(id);
+  std::size_t begin = 0;
+  while (begin < lines.size() && lines[begin] != opening) ++begin;
+  if (begin == lines.size()) return false;
+  std::size_t end = begin + 1;
+  // The item's own lines are indented deeper than its dash.
+  while (end < lines.size() && lines[end].rfind("    ", 0) == 0) ++end;
+  if (begin > 0 && lines[begin - 1].rfind("  # togmal allow ", 0) == 0) --begin;
+  lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(begin),
+              lines.begin() + static_cast<std::ptrdiff_t>(end));
+  if (auto written = Replace(file, Join(lines)); !written) return Fail(written.error());
+  return true;
+}
+
+}  // namespace togmal::rules

@@ -1,0 +1,296 @@
+#include "togmal/store/allow_grants.h"
+
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Exception.h>
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+
+#include <array>
+#include <cctype>
+
+#include "sha256.h"
+#include "togmal/store/audit_log.h"
+#include "togmal/store/redaction.h"
+#include "togmal/util/text.h"
+
+namespace togmal::store {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::string_view kCodeAlphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+constexpr std::size_t kCodeLength = 4;
+
+std::string Text(SQLite::Statement& row, int column) {
+  return row.isColumnNull(column) ? std::string() : row.getColumn(column).getString();
+}
+
+json JsonColumn(SQLite::Statement& row, int column) {
+  const std::string text = Text(row, column);
+  if (text.empty()) return json();
+  return json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
+
+std::optional<GrantScope> ParseScope(std::string_view name) {
+  for (GrantScope scope : {GrantScope::kOnce, GrantScope::kUntil, GrantScope::kAlways}) {
+    if (GrantScopeName(scope) == name) return scope;
+  }
+  return std::nullopt;
+}
+
+constexpr const char* kGrantColumns =
+    "id, code, fingerprint, tool_name, input, cwd, scope, expires_at, created_at, uses, "
+    "revoked_at, rule_id";
+
+AllowGrant GrantFromRow(SQLite::Statement& row) {
+  AllowGrant grant;
+  grant.id = row.getColumn(0).getInt64();
+  grant.code = Text(row, 1);
+  grant.fingerprint = Text(row, 2);
+  grant.tool_name = Text(row, 3);
+  grant.input = JsonColumn(row, 4);
+  grant.cwd = Text(row, 5);
+  grant.scope = ParseScope(Text(row, 6)).value_or(GrantScope::kOnce);
+  grant.expires_at = Text(row, 7);
+  grant.created_at = Text(row, 8);
+  grant.uses = row.getColumn(9).getInt64();
+  grant.revoked_at = Text(row, 10);
+  grant.rule_id = Text(row, 11);
+  return grant;
+}
+
+void BindOptional(SQLite::Statement& statement, int index, const std::string& text) {
+  if (text.empty()) {
+    statement.bind(index);
+  } else {
+    statement.bind(index, text);
+  }
+}
+
+// Records a grant's creation or revocation in the audit trail, inside the
+// caller's transaction, so a grant never exists without its record.
+Result<int64_t> RecordChange(Database& database, const AllowGrant& grant, std::string_view what) {
+  AuditEntry entry;
+  entry.kind = AuditKind::kConfigChange;
+  entry.session = "cli";
+  entry.source = "allow_code";
+  entry.decision = std::string(what);
+  entry.tool_name = grant.tool_name;
+  entry.input = grant.input;
+  entry.detail = {{"code", grant.code},
+                  {"scope", GrantScopeName(grant.scope)},
+                  {"grant_id", grant.id},
+                  {"fingerprint", grant.fingerprint}};
+  if (!grant.cwd.empty()) entry.detail["cwd"] = grant.cwd;
+  if (!grant.expires_at.empty()) entry.detail["expires_at"] = grant.expires_at;
+  if (!grant.rule_id.empty()) entry.detail["rule_id"] = grant.rule_id;
+  return AuditLog(database).Append(std::move(entry));
+}
+
+Error Failure(const Database& database, const SQLite::Exception& e) {
+  return Fail(DescribeSqliteError(database.path(), e.getExtendedErrorCode(), e.what()));
+}
+
+}  // namespace
+
+std::string CallFingerprint(std::string_view tool_name, const json& input, std::string_view cwd) {
+  // The parts are JSON strings in a JSON array, so no choice of tool name,
+  // input or directory can make two different calls read the same.
+  const json identity = json::array({tool_name, util::DumpJson(input), cwd});
+  return Sha256Hex(util::DumpJson(identity));
+}
+
+std::string AllowCode(std::string_view fingerprint) {
+  // The first 5 hex digits are 20 bits: four base32 characters of 5 bits.
+  uint32_t bits = 0;
+  for (std::size_t i = 0; i < 5 && i < fingerprint.size(); ++i) {
+    const char c = fingerprint[i];
+    const uint32_t digit =
+        c >= 'a' ? static_cast<uint32_t>(c - 'a' + 10) : static_cast<uint32_t>(c - '0');
+    bits = (bits << 4) | (digit & 0xf);
+  }
+  std::string code(kCodeLength, '0');
+  for (std::size_t i = kCodeLength; i-- > 0;) {
+    code[i] = kCodeAlphabet[bits & 0x1f];
+    bits >>= 5;
+  }
+  return code;
+}
+
+std::optional<std::string> NormalizeAllowCode(std::string_view code) {
+  if (code.size() != kCodeLength) return std::nullopt;
+  std::string normal;
+  for (char c : code) {
+    char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (upper == 'O') upper = '0';
+    if (upper == 'I' || upper == 'L') upper = '1';
+    if (kCodeAlphabet.find(upper) == std::string_view::npos) return std::nullopt;
+    normal.push_back(upper);
+  }
+  return normal;
+}
+
+std::string_view GrantScopeName(GrantScope scope) {
+  switch (scope) {
+    case GrantScope::kOnce:
+      return "once";
+    case GrantScope::kUntil:
+      return "until";
+    case GrantScope::kAlways:
+      return "always";
+  }
+  return "once";
+}
+
+Result<std::optional<CodedCall>> AllowGrants::FindCall(std::string_view code) {
+  try {
+    SQLite::Statement query(
+        database_->sql(),
+        "SELECT id, time, tool_name, input, detail, decision FROM audit "
+        "WHERE kind = 'decision' AND decision IN ('deny', 'ask') "
+        "AND json_extract(detail, '$.allow_code') = ? ORDER BY id DESC LIMIT 1");
+    query.bind(1, std::string(code));
+    if (!query.executeStep()) return std::optional<CodedCall>();
+    CodedCall call;
+    call.audit_id = query.getColumn(0).getInt64();
+    call.time = Text(query, 1);
+    call.tool_name = Text(query, 2);
+    call.input = JsonColumn(query, 3);
+    const json detail = JsonColumn(query, 4);
+    call.decision = Text(query, 5);
+    if (detail.is_object()) {
+      call.fingerprint = detail.value("fingerprint", "");
+      call.cwd = detail.value("cwd", "");
+      call.reason = detail.value("reason", "");
+    }
+    if (call.fingerprint.empty()) return std::optional<CodedCall>();
+    return std::optional<CodedCall>(std::move(call));
+  } catch (const SQLite::Exception& e) {
+    return Failure(*database_, e);
+  }
+}
+
+Result<AllowGrant> AllowGrants::Grant(const CodedCall& call, GrantScope scope,
+                                      std::chrono::system_clock::time_point expires,
+                                      std::string rule_id) {
+  AllowGrant grant;
+  grant.code = AllowCode(call.fingerprint);
+  grant.fingerprint = call.fingerprint;
+  grant.tool_name = call.tool_name;
+  grant.input = call.input;
+  grant.cwd = call.cwd;
+  grant.scope = scope;
+  if (scope == GrantScope::kUntil) grant.expires_at = FormatAuditTime(expires);
+  grant.created_at = FormatAuditTime(std::chrono::system_clock::now());
+  grant.rule_id = std::move(rule_id);
+  try {
+    SQLite::Transaction transaction(database_->sql(), SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement insert(database_->sql(),
+                             "INSERT INTO allow_grant (code, fingerprint, tool_name, input, cwd, "
+                             "scope, expires_at, created_at, rule_id) VALUES (?,?,?,?,?,?,?,?,?)");
+    insert.bind(1, grant.code);
+    insert.bind(2, grant.fingerprint);
+    insert.bind(3, grant.tool_name);
+    insert.bind(4, util::DumpJson(RedactSecretsInJson(grant.input)));
+    BindOptional(insert, 5, grant.cwd);
+    insert.bind(6, std::string(GrantScopeName(scope)));
+    BindOptional(insert, 7, grant.expires_at);
+    insert.bind(8, grant.created_at);
+    BindOptional(insert, 9, grant.rule_id);
+    insert.exec();
+    grant.id = database_->sql().getLastInsertRowid();
+    if (auto recorded = RecordChange(*database_, grant, "grant"); !recorded) {
+      return Fail(recorded.error());
+    }
+    transaction.commit();
+    return grant;
+  } catch (const SQLite::Exception& e) {
+    return Failure(*database_, e);
+  }
+}
+
+Result<std::optional<AllowGrant>> AllowGrants::Active(std::string_view fingerprint, bool consume) {
+  try {
+    const std::string now = FormatAuditTime(std::chrono::system_clock::now());
+    const std::string select =
+        std::string("SELECT ") + kGrantColumns +
+        " FROM allow_grant WHERE fingerprint = ? AND revoked_at IS NULL AND "
+        "((scope = 'once' AND uses = 0) OR (scope = 'until' AND expires_at > ?)) "
+        "ORDER BY id LIMIT 1";
+    std::optional<SQLite::Transaction> transaction;
+    if (consume) {
+      transaction.emplace(database_->sql(), SQLite::TransactionBehavior::IMMEDIATE);
+    }
+    SQLite::Statement query(database_->sql(), select);
+    query.bind(1, std::string(fingerprint));
+    query.bind(2, now);
+    if (!query.executeStep()) return std::optional<AllowGrant>();
+    AllowGrant grant = GrantFromRow(query);
+    query.reset();
+    if (consume) {
+      SQLite::Statement use(database_->sql(),
+                            "UPDATE allow_grant SET uses = uses + 1 WHERE id = ?");
+      use.bind(1, grant.id);
+      use.exec();
+      ++grant.uses;
+      transaction->commit();
+    }
+    return std::optional<AllowGrant>(std::move(grant));
+  } catch (const SQLite::Exception& e) {
+    return Failure(*database_, e);
+  }
+}
+
+Result<std::vector<AllowGrant>> AllowGrants::List(bool include_spent) {
+  try {
+    const std::string now = FormatAuditTime(std::chrono::system_clock::now());
+    std::string select = std::string("SELECT ") + kGrantColumns + " FROM allow_grant";
+    if (!include_spent) {
+      select +=
+          " WHERE revoked_at IS NULL AND ((scope = 'once' AND uses = 0) OR "
+          "(scope = 'until' AND expires_at > ?1) OR scope = 'always')";
+    }
+    select += " ORDER BY id DESC";
+    SQLite::Statement query(database_->sql(), select);
+    if (!include_spent) query.bind(1, now);
+    std::vector<AllowGrant> grants;
+    while (query.executeStep()) grants.push_back(GrantFromRow(query));
+    return grants;
+  } catch (const SQLite::Exception& e) {
+    return Failure(*database_, e);
+  }
+}
+
+Result<std::vector<AllowGrant>> AllowGrants::Revoke(std::string_view code) {
+  try {
+    SQLite::Transaction transaction(database_->sql(), SQLite::TransactionBehavior::IMMEDIATE);
+    const std::string now = FormatAuditTime(std::chrono::system_clock::now());
+    SQLite::Statement query(
+        database_->sql(),
+        std::string("SELECT ") + kGrantColumns +
+            " FROM allow_grant WHERE code = ?1 AND revoked_at IS NULL AND ((scope = 'once' AND "
+            "uses = 0) OR (scope = 'until' AND expires_at > ?2) OR scope = 'always') ORDER BY id");
+    query.bind(1, std::string(code));
+    query.bind(2, now);
+    std::vector<AllowGrant> revoked;
+    while (query.executeStep()) revoked.push_back(GrantFromRow(query));
+    query.reset();
+    for (AllowGrant& grant : revoked) {
+      SQLite::Statement revoke(database_->sql(),
+                               "UPDATE allow_grant SET revoked_at = ? WHERE id = ?");
+      revoke.bind(1, now);
+      revoke.bind(2, grant.id);
+      revoke.exec();
+      grant.revoked_at = now;
+      if (auto recorded = RecordChange(*database_, grant, "revoke"); !recorded) {
+        return Fail(recorded.error());
+      }
+    }
+    transaction.commit();
+    return revoked;
+  } catch (const SQLite::Exception& e) {
+    return Failure(*database_, e);
+  }
+}
+
+}  // namespace togmal::store
