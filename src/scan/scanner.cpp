@@ -89,6 +89,24 @@ Finding Place(const ScriptSource& source, const CommandChunk& chunk,
   return out;
 }
 
+// Where the file's commands run: npm, make, pre-commit and GitLab jobs in
+// the file's own folder (so `npm test` is read from that package.json); CI
+// workflows, devcontainers and scripts from the scanned root.
+std::string WorkingFolder(const ScanFile& file, const std::string& root) {
+  switch (file.kind) {
+    case FileKind::kPackageJson:
+    case FileKind::kMakefile:
+    case FileKind::kPreCommitConfig:
+    case FileKind::kGitlabCi: {
+      std::error_code error;
+      const fs::path folder = fs::absolute(file.path, error).lexically_normal().parent_path();
+      return error ? root : folder.string();
+    }
+    default:
+      return root;
+  }
+}
+
 }  // namespace
 
 void ScanText(std::string_view text, FileKind kind, std::string_view relative,
@@ -158,7 +176,8 @@ ScanReport Scan(const std::vector<fs::path>& paths, const policy::Classifier& cl
         continue;
       }
       ++report.files;
-      ScanText(**text, file.kind, file.relative, cwd, classifier, catalogue, report);
+      ScanText(**text, file.kind, file.relative, WorkingFolder(file, cwd), classifier, catalogue,
+               report);
     }
   }
   return report;
