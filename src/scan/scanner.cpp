@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "command_split.h"
+#include "local_functions.h"
 #include "togmal/scan/extractors.h"
 #include "togmal/scan/file_walk.h"
 #include "togmal/util/config_file.h"
@@ -135,8 +136,10 @@ void ScanText(std::string_view text, FileKind kind, std::string_view relative,
   const std::vector<std::string_view> file_lines = Lines(text);
   for (const ScriptSource& source : extraction.scripts) {
     const std::vector<std::string_view> text_lines = Lines(source.text);
-    for (const CommandChunk& chunk : SplitCommands(source.ShellText())) {
+    const auto functions = DefinedFunctions(source.ShellText());
+    for (CommandChunk& chunk : SplitCommands(source.ShellText())) {
       ++report.commands;
+      chunk.text = WithoutLocalFunctions(chunk.text, functions);
       const policy::Classification classification = classifier.ClassifyCommand(chunk.text, cwd);
       if (classification.level < policy::Level::kL2) continue;
       Finding finding = Place(source, chunk, text_lines, file_lines, classification.Deciding());

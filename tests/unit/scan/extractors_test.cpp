@@ -52,6 +52,29 @@ TEST(CommandSplit, OneChunkPerCommandWithContinuations) {
   EXPECT_EQ(chunks[8].line_count, 2u);  // a trailing `|` continues
 }
 
+TEST(CommandSplit, CaseArmsAreClassifiedWithoutTheirPatterns) {
+  const auto chunks = SplitCommands(
+      "case \"$1\" in\n"            // 0: syntax
+      "  build) make ;;\n"          // 1
+      "  -h|--help)\n"              // 2: the pattern alone
+      "    echo usage\n"            // 3
+      "    ;;\n"                    // 4: syntax
+      "  *'\"x\"'*) rm -rf ~ ;;\n"  // 5
+      "esac\n"                      // 6: syntax
+      "ls\n");                      // 7
+  std::string all;
+  for (const auto& chunk : chunks)
+    all += std::to_string(chunk.first_line) + ": " + chunk.text + "\n";
+  ASSERT_EQ(chunks.size(), 4u) << all;
+  EXPECT_EQ(chunks[0].first_line, 1u);
+  EXPECT_EQ(chunks[0].text, "         make   ");  // `;;` blanked too
+  EXPECT_EQ(chunks[1].first_line, 3u);
+  EXPECT_EQ(chunks[1].text, "    echo usage");
+  EXPECT_EQ(chunks[2].first_line, 5u);
+  EXPECT_EQ(chunks[2].text, "           rm -rf ~   ");
+  EXPECT_EQ(chunks[3].text, "ls");
+}
+
 TEST(CommandSplit, AnUnterminatedQuoteStopsAtTheCap) {
   std::string script = "echo 'never closed\n";
   for (int i = 0; i < 500; ++i) script += "line\n";

@@ -8,7 +8,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
+#include "local_functions.h"
 #include "process.h"
 #include "togmal/scan/file_walk.h"
 #include "togmal/scan/report_formats.h"
@@ -49,6 +51,37 @@ TEST(ScanText, FindingsOnTheLineAndColumnOfTheDecidingCommand) {
   EXPECT_EQ(finding.origin, "shell script");
   EXPECT_FALSE(finding.reason.empty());
   EXPECT_EQ(report.commands, 3u);
+}
+
+TEST(ScanText, TheScriptsOwnFunctionsAreNotUnknownCommands) {
+  const ScanReport report = ScanOne(
+      "#!/bin/sh\n"
+      "format() {\n"
+      "  echo formatting\n"
+      "}\n"
+      "function log { echo \"$*\" >&2; }\n"
+      "case \"$1\" in\n"
+      "  fmt) format --check ;;\n"
+      "  *) log usage; wipe_it ;;\n"
+      "esac\n"
+      "cleanup() { rm -rf ~; }\n",
+      FileKind::kShellScript, "x.sh");
+  ASSERT_EQ(report.findings.size(), 2u);
+  EXPECT_EQ(report.findings[0].line, 8);  // an unknown command, not a function here
+  EXPECT_EQ(report.findings[0].level, policy::Level::kL2);
+  EXPECT_EQ(report.findings[0].column, 17);
+  EXPECT_EQ(report.findings[1].line, 10);  // a function's body is still classified
+  EXPECT_EQ(report.findings[1].level, policy::Level::kL3);
+}
+
+TEST(LocalFunctions, CallsAndHeadersBlankedKeepingPositions) {
+  const auto functions = DefinedFunctions("build() {\n  x\n}\nfunction log {\n}\n");
+  EXPECT_EQ(functions, (std::set<std::string, std::less<>>{"build", "log"}));
+  EXPECT_EQ(WithoutLocalFunctions("A=1 build release && log x $(build y)", functions),
+            "A=1 :     release && :   x $(:     y)");
+  EXPECT_EQ(WithoutLocalFunctions("build() { make; }", functions), "        { make; }");
+  EXPECT_EQ(WithoutLocalFunctions("\"build\" x; builder y; echo build", functions),
+            "\"build\" x; builder y; echo build");
 }
 
 TEST(ScanText, QuietForReadOnlyAndLocalCommands) {
