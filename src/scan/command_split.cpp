@@ -118,12 +118,12 @@ std::vector<std::string_view> Lines(std::string_view text) {
   return lines;
 }
 
-std::vector<CommandChunk> SplitCommands(std::string_view script) {
+std::vector<CommandChunk> SplitCommands(std::string_view script, std::size_t max_chunks) {
   const std::vector<std::string_view> lines = Lines(script);
   std::vector<CommandChunk> chunks;
   CaseTracker cases;
   std::size_t i = 0;
-  while (i < lines.size()) {
+  while (i < lines.size() && chunks.size() < max_chunks) {
     const std::string_view first = TrimLeft(lines[i]);
     if (first.empty() || first.front() == '#') {
       ++i;

@@ -5,6 +5,7 @@
 // heredoc, group or function body).
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,8 +23,9 @@ struct CommandChunk {
 inline constexpr std::size_t kMaxChunkLines = 200;
 inline constexpr std::size_t kMaxChunkBytes = 64u << 10;
 
-/// The commands of `script`; blank and comment-only lines are left out.
-std::vector<CommandChunk> SplitCommands(std::string_view script);
+/// The commands of `script`, at most `max_chunks` of them; blank and
+/// comment-only lines are left out.
+std::vector<CommandChunk> SplitCommands(std::string_view script, std::size_t max_chunks = SIZE_MAX);
 
 /// The lines of `text` (split on '\n', a trailing '\r' removed).
 std::vector<std::string_view> Lines(std::string_view text);

@@ -1,7 +1,10 @@
 #include "togmal/scan/file_walk.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <fstream>
 #include <system_error>
 
 #include "togmal/util/glob.h"
@@ -48,11 +51,18 @@ bool IsShellProgram(std::string_view program) {
   return program == "sh" || program == "bash" || program == "dash";
 }
 
+// The first line (at most 256 bytes) of a regular file; "" for anything else.
+// O_NONBLOCK: a FIFO must not block the scan.
 std::string FirstLine(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return {};
+  struct stat info {};
   char buffer[256] = {};
-  in.read(buffer, sizeof buffer);
-  const std::string_view head(buffer, static_cast<std::size_t>(in.gcount()));
+  ssize_t got = 0;
+  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) got = ::read(fd, buffer, sizeof buffer);
+  ::close(fd);
+  if (got <= 0) return {};
+  const std::string_view head(buffer, static_cast<std::size_t>(got));
   return std::string(head.substr(0, head.find('\n')));
 }
 

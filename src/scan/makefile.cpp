@@ -38,10 +38,18 @@ class Expander {
   Expander(const Variables& variables, const Catalogue& catalogue)
       : variables_(variables), catalogue_(catalogue) {}
 
+  /// `text` as the shell sees it. Variables that refer to others many times
+  /// over would grow exponentially: past kMaxExpansion bytes produced for one
+  /// line, what is left stays unexpanded.
   std::string Expand(std::string_view text, int depth) const {
+    if (depth == 0) produced_ = 0;
     std::string out;
     std::size_t i = 0;
     while (i < text.size()) {
+      if (produced_ > kMaxExpansion) {
+        out.append(text.substr(i));
+        break;
+      }
       const char c = text[i];
       if (c != '$' || i + 1 >= text.size()) {
         out.push_back(c);
@@ -61,7 +69,9 @@ class Expander {
           if (text[end] == close) --open;
           if (open > 0) ++end;
         }
-        out += Reference(text.substr(i + 2, end - i - 2), depth);
+        const std::string value = Reference(text.substr(i + 2, end - i - 2), depth);
+        produced_ += value.size();
+        out += value;
         i = end < text.size() ? end + 1 : end;
       } else {
         // `$@`, `$<`, `$X`: one character.
@@ -102,8 +112,11 @@ class Expander {
     return "$" + ShellName(inside);
   }
 
+  static constexpr std::size_t kMaxExpansion = 64u << 10;
+
   const Variables& variables_;
   const Catalogue& catalogue_;
+  mutable std::size_t produced_ = 0;
 };
 
 // `NAME = value` and its variants; false when `line` sets no variable.

@@ -17,6 +17,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A file with more commands than any real script stops being classified
+// there (a 2 MiB file of one-word lines would otherwise take minutes).
+constexpr std::size_t kMaxCommandsPerFile = 20'000;
+
 // The longest command shown in a finding.
 constexpr std::size_t kMaxShownCommand = 240;
 
@@ -134,10 +138,20 @@ void ScanText(std::string_view text, FileKind kind, std::string_view relative,
          util::OneLine(Trim(finding.command), kMaxShownCommand), finding.origin});
   }
   const std::vector<std::string_view> file_lines = Lines(text);
+  std::size_t classified = 0;
   for (const ScriptSource& source : extraction.scripts) {
     const std::vector<std::string_view> text_lines = Lines(source.text);
     const auto functions = DefinedFunctions(source.ShellText());
-    for (CommandChunk& chunk : SplitCommands(source.ShellText())) {
+    // One more than the budget left, so that going over it is seen.
+    const std::size_t left = kMaxCommandsPerFile + 1 - std::min(classified, kMaxCommandsPerFile);
+    for (CommandChunk& chunk : SplitCommands(source.ShellText(), left)) {
+      if (++classified > kMaxCommandsPerFile) {
+        report.problems.push_back({std::string(relative),
+                                   source.line + static_cast<int>(chunk.first_line),
+                                   "more than " + std::to_string(kMaxCommandsPerFile) +
+                                       " commands: the rest of the file is not classified"});
+        return;
+      }
       ++report.commands;
       chunk.text = WithoutLocalFunctions(chunk.text, functions);
       const policy::Classification classification = classifier.ClassifyCommand(chunk.text, cwd);

@@ -98,5 +98,20 @@ TEST(Makefile, RecipesWithPrefixesVariablesAndContinuations) {
   EXPECT_EQ(out.scripts[4].line, 16);
 }
 
+TEST(Makefile, VariablesThatMultiplyStayBounded) {
+  // A11 would be 50^11 copies of x: expansion stops after a budget.
+  std::string makefile = "A0 = x\n";
+  for (int i = 1; i <= 11; ++i) {
+    makefile += "A" + std::to_string(i) + " =";
+    for (int k = 0; k < 50; ++k) makefile += " $(A" + std::to_string(i - 1) + ")";
+    makefile += "\n";
+  }
+  makefile += "all:\n\techo $(A11)\n";
+  const Extraction out = ExtractMakefile(makefile, Catalogue::Builtin());
+  ASSERT_EQ(out.scripts.size(), 1u);
+  EXPECT_LT(out.scripts[0].ShellText().size(), 1u << 20);
+  EXPECT_TRUE(out.scripts[0].ShellText().starts_with("echo "));
+}
+
 }  // namespace
 }  // namespace togmal::scan

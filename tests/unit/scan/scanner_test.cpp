@@ -4,6 +4,7 @@
 #include "togmal/scan/scanner.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -168,6 +169,21 @@ TEST(FindScanFiles, KindsSkippedFoldersLinksAndHooks) {
                        "scripts/deploy=shell_script",
                        "scripts/run.sh=shell_script",
                    }));
+}
+
+TEST(Scan, FifosAreNeverOpenedForReading) {
+  testing::TempDir dir;
+  const fs::path root = dir.path();
+  ASSERT_EQ(::mkfifo((root / "a.sh").c_str(), 0600), 0);
+  fs::create_directories(root / ".githooks");
+  ASSERT_EQ(::mkfifo((root / ".githooks/pre-commit").c_str(), 0600), 0);
+  ASSERT_EQ(::mkfifo((root / "tool").c_str(), 0600), 0);
+  const ScanReport walked = Scan({root}, TheClassifier(), Catalogue::Builtin());
+  EXPECT_EQ(walked.files, 0u);
+  const ScanReport named = Scan({root / "a.sh"}, TheClassifier(), Catalogue::Builtin());
+  EXPECT_EQ(named.files, 0u);
+  ASSERT_EQ(named.problems.size(), 1u);
+  EXPECT_NE(named.problems[0].why.find("not a regular file"), std::string::npos);
 }
 
 ScanReport Sample() {
