@@ -39,13 +39,18 @@ std::string_view BaseName(std::string_view relative) {
   return slash == std::string_view::npos ? relative : relative.substr(slash + 1);
 }
 
-// The origin of a shell script: a git hook says which.
+// The origin of a shell script: a git hook (a hook name in a hooks folder)
+// says which.
 std::string ShellOrigin(std::string_view relative, const Catalogue& catalogue) {
   const std::string_view base = BaseName(relative);
-  if (base == ".pre-commit" || std::find(catalogue.git_hooks.begin(), catalogue.git_hooks.end(),
-                                         base) != catalogue.git_hooks.end()) {
-    return "git hook " + std::string(base);
+  std::string_view folder;
+  if (base.size() < relative.size()) {
+    folder = BaseName(relative.substr(0, relative.size() - base.size() - 1));
   }
+  const bool hook_folder = folder.find("hook") != std::string_view::npos || folder == ".husky";
+  const bool hook_name = std::find(catalogue.git_hooks.begin(), catalogue.git_hooks.end(), base) !=
+                         catalogue.git_hooks.end();
+  if (base == ".pre-commit" || (hook_folder && hook_name)) return "git hook " + std::string(base);
   return "shell script";
 }
 
@@ -132,12 +137,18 @@ void ScanText(std::string_view text, FileKind kind, std::string_view relative,
   for (const SourceProblem& problem : extraction.problems) {
     report.problems.push_back({std::string(relative), problem.line, problem.why});
   }
-  for (const FormatFinding& finding : extraction.findings) {
-    report.findings.push_back(
-        {finding.level, finding.reason, std::string(relative), finding.line, finding.column,
-         util::OneLine(Trim(finding.command), kMaxShownCommand), finding.origin});
-  }
   const std::vector<std::string_view> file_lines = Lines(text);
+  for (const FormatFinding& finding : extraction.findings) {
+    int column = finding.column;
+    const std::string_view command = Trim(finding.command);
+    if (column == 0 && finding.line >= 1 && !command.empty() &&
+        static_cast<std::size_t>(finding.line) <= file_lines.size()) {
+      const std::size_t at = file_lines[static_cast<std::size_t>(finding.line) - 1].find(command);
+      if (at != std::string_view::npos) column = static_cast<int>(at) + 1;
+    }
+    report.findings.push_back({finding.level, finding.reason, std::string(relative), finding.line,
+                               column, util::OneLine(command, kMaxShownCommand), finding.origin});
+  }
   std::size_t classified = 0;
   for (const ScriptSource& source : extraction.scripts) {
     const std::vector<std::string_view> text_lines = Lines(source.text);

@@ -107,6 +107,23 @@ TEST(ScanText, WorkflowBlockLinesAndColumns) {
   EXPECT_EQ(report.findings[0].origin, "GitHub Actions job b step 1 run:");
 }
 
+TEST(ScanText, UntrustedExpressionsAreFindingsOnTheirLine) {
+  const ScanReport report = ScanOne(
+      "on: pull_request_target\n"
+      "jobs:\n"
+      "  greet:\n"
+      "    steps:\n"
+      "      - run: |\n"
+      "          echo hello\n"
+      "          echo \"${{ github.event.pull_request.title }}\"\n",
+      FileKind::kGithubActions, ".github/workflows/greet.yml");
+  ASSERT_EQ(report.findings.size(), 1u);
+  EXPECT_EQ(report.findings[0].level, policy::Level::kL3);
+  EXPECT_EQ(report.findings[0].line, 7);
+  EXPECT_EQ(report.findings[0].column, 11);
+  EXPECT_NE(report.findings[0].reason.find("script injection"), std::string::npos);
+}
+
 TEST(ScanText, PackageJsonColumnInsideTheString) {
   const ScanReport report =
       ScanOne("{\n  \"scripts\": {\n    \"postinstall\": \"echo hi && rm -rf ~\"\n  }\n}\n",
