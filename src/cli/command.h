@@ -48,6 +48,7 @@ Action DefineEvidence(CLI::App& command);
 Action DefineHook(CLI::App& command);
 Action DefineInstall(CLI::App& command);
 Action DefineRules(CLI::App& command);
+Action DefineScan(CLI::App& command);
 Action DefineServe(CLI::App& command);
 Action DefineStats(CLI::App& command);
 Action DefineStatusline(CLI::App& command);

@@ -26,6 +26,10 @@ std::span<const CommandSpec> Commands() {
        "codex, copilot, cursor)",
        DefineInstall},
       {"rules", "Validate policy rules, explain a decision, run policy tests", DefineRules},
+      {"scan",
+       "Classify the commands a repository runs (scripts, CI, Dockerfile, Makefile, "
+       "package.json, hooks): L2/L3 findings as text, JSON or SARIF",
+       DefineScan},
       {"serve", "Run the MCP server on stdio (both protocol eras)", DefineServe},
       {"stats", "Show taxonomy and audit trail counts", DefineStats},
       {"statusline", "One line for Claude Code's status line: the guard's state and today's counts",

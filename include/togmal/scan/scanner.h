@@ -1,0 +1,61 @@
+#pragma once
+/// `togmal scan`: the shell commands a repository will run, classified by
+/// the L0–L3 classifier. L2 and L3 are findings; L0 and L1 are not reported.
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "togmal/policy/classifier.h"
+#include "togmal/policy/level.h"
+#include "togmal/scan/catalogue.h"
+
+namespace togmal::scan {
+
+/// One command at L2 or above.
+struct Finding {
+  policy::Level level = policy::Level::kL2;
+  std::string reason;   ///< the classifier's deciding reason
+  std::string file;     ///< relative to the scanned root, '/'-separated
+  int line = 1;         ///< 1-based
+  int column = 0;       ///< 1-based; 0 when unknown
+  std::string command;  ///< the command as written (one line)
+  std::string origin;   ///< what runs it
+};
+
+/// A file, or a place in it, that could not be read.
+struct Problem {
+  std::string file;
+  int line = 0;  ///< 0: the whole file
+  std::string why;
+};
+
+struct ScanReport {
+  /// What file paths are relative to, as given (`.` for the current folder).
+  std::filesystem::path root;
+  std::vector<Finding> findings;
+  std::vector<Problem> problems;
+  std::size_t files = 0;     ///< files read
+  std::size_t commands = 0;  ///< commands classified
+};
+
+struct ScanOptions {
+  std::size_t max_file_bytes = 2u << 20;  ///< larger files are a problem, not read
+};
+
+/// Scans `paths` (folders or files). With one folder, paths are relative to
+/// it; otherwise to the current folder.
+ScanReport Scan(const std::vector<std::filesystem::path>& paths,
+                const policy::Classifier& classifier, const Catalogue& catalogue,
+                const ScanOptions& options = {});
+
+/// Classifies the scripts of one file's text (what Scan does per file).
+void ScanText(std::string_view text, FileKind kind, std::string_view relative,
+              const std::string& cwd, const policy::Classifier& classifier,
+              const Catalogue& catalogue, ScanReport& report);
+
+/// The highest level of any finding (L0 when there are none).
+policy::Level HighestLevel(const ScanReport& report);
+
+}  // namespace togmal::scan

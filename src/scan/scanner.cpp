@@ -1,0 +1,220 @@
+#include "togmal/scan/scanner.h"
+
+#include <algorithm>
+#include <exception>
+#include <set>
+#include <system_error>
+
+#include "command_split.h"
+#include "local_functions.h"
+#include "togmal/scan/extractors.h"
+#include "togmal/scan/file_walk.h"
+#include "togmal/util/config_file.h"
+#include "togmal/util/text.h"
+
+namespace togmal::scan {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A file with more commands than any real script stops being classified
+// there (a 2 MiB file of one-word lines would otherwise take minutes).
+constexpr std::size_t kMaxCommandsPerFile = 20'000;
+
+// The longest command shown in a finding.
+constexpr std::size_t kMaxShownCommand = 240;
+
+std::string_view Trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+std::string_view FirstLine(std::string_view text) { return text.substr(0, text.find('\n')); }
+
+std::string_view BaseName(std::string_view relative) {
+  const std::size_t slash = relative.rfind('/');
+  return slash == std::string_view::npos ? relative : relative.substr(slash + 1);
+}
+
+// The origin of a shell script: a git hook (a hook name in a hooks folder)
+// says which.
+std::string ShellOrigin(std::string_view relative, const Catalogue& catalogue) {
+  const std::string_view base = BaseName(relative);
+  std::string_view folder;
+  if (base.size() < relative.size()) {
+    folder = BaseName(relative.substr(0, relative.size() - base.size() - 1));
+  }
+  const bool hook_folder = folder.find("hook") != std::string_view::npos || folder == ".husky";
+  const bool hook_name = std::find(catalogue.git_hooks.begin(), catalogue.git_hooks.end(), base) !=
+                         catalogue.git_hooks.end();
+  if (base == ".pre-commit" || (hook_folder && hook_name)) return "git hook " + std::string(base);
+  return "shell script";
+}
+
+// One classified chunk at L2 or above, placed on its line and column.
+Finding Place(const ScriptSource& source, const CommandChunk& chunk,
+              const std::vector<std::string_view>& text_lines,
+              const std::vector<std::string_view>& file_lines, const policy::Finding& deciding) {
+  Finding out;
+  out.level = deciding.level;
+  out.reason = deciding.why;
+  out.origin = source.origin;
+  // Which line of the chunk the deciding command starts on.
+  const std::string_view key = Trim(FirstLine(deciding.segment));
+  std::size_t at = key.empty() ? std::string::npos : chunk.text.find(key);
+  std::size_t line_in_chunk = 0;
+  if (at != std::string::npos) {
+    line_in_chunk = static_cast<std::size_t>(
+        std::count(chunk.text.begin(), chunk.text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  }
+  if (source.mapping == LineMapping::kKept) {
+    const std::size_t line_in_source = chunk.first_line + line_in_chunk;
+    out.line = source.line + static_cast<int>(line_in_source);
+    const std::string_view shown = line_in_source < text_lines.size()
+                                       ? Trim(text_lines[line_in_source])
+                                       : Trim(FirstLine(chunk.text));
+    out.command = util::OneLine(shown, kMaxShownCommand);
+    if (out.line >= 1 && static_cast<std::size_t>(out.line) <= file_lines.size()) {
+      const std::string_view file_line = file_lines[static_cast<std::size_t>(out.line) - 1];
+      const std::size_t from = line_in_source == 0 && source.column > 0
+                                   ? static_cast<std::size_t>(source.column) - 1
+                                   : 0;
+      std::size_t column = key.empty() ? std::string::npos : file_line.find(key, from);
+      if (column == std::string::npos && !shown.empty()) column = file_line.find(shown, from);
+      if (column != std::string::npos) out.column = static_cast<int>(column) + 1;
+    }
+  } else {
+    out.line = source.line;
+    out.command = util::OneLine(Trim(chunk.text), kMaxShownCommand);
+    if (source.column > 0 && chunk.first_line == 0 && line_in_chunk == 0) {
+      out.column = source.column;
+      if (at != std::string::npos && source.text == source.ShellText()) {
+        out.column += static_cast<int>(at);
+      }
+    }
+  }
+  return out;
+}
+
+// Where the file's commands run: npm, make, pre-commit and GitLab jobs in
+// the file's own folder (so `npm test` is read from that package.json); CI
+// workflows, devcontainers and scripts from the scanned root.
+std::string WorkingFolder(const ScanFile& file, const std::string& root) {
+  switch (file.kind) {
+    case FileKind::kPackageJson:
+    case FileKind::kMakefile:
+    case FileKind::kPreCommitConfig:
+    case FileKind::kGitlabCi: {
+      std::error_code error;
+      const fs::path folder = fs::absolute(file.path, error).lexically_normal().parent_path();
+      return error ? root : folder.string();
+    }
+    default:
+      return root;
+  }
+}
+
+}  // namespace
+
+void ScanText(std::string_view text, FileKind kind, std::string_view relative,
+              const std::string& cwd, const policy::Classifier& classifier,
+              const Catalogue& catalogue, ScanReport& report) {
+  Extraction extraction;
+  try {
+    extraction = kind == FileKind::kShellScript
+                     ? ExtractShellScript(text, ShellOrigin(relative, catalogue))
+                     : Extract(kind, text, catalogue);
+  } catch (const std::exception& e) {
+    // A shape no extractor expected (yaml-cpp throws on some): the file is a
+    // problem, the scan goes on.
+    report.problems.push_back(
+        {std::string(relative), 0, std::string("cannot be read: ") + e.what()});
+    return;
+  }
+  for (const SourceProblem& problem : extraction.problems) {
+    report.problems.push_back({std::string(relative), problem.line, problem.why});
+  }
+  const std::vector<std::string_view> file_lines = Lines(text);
+  for (const FormatFinding& finding : extraction.findings) {
+    int column = finding.column;
+    const std::string_view command = Trim(finding.command);
+    if (column == 0 && finding.line >= 1 && !command.empty() &&
+        static_cast<std::size_t>(finding.line) <= file_lines.size()) {
+      const std::size_t at = file_lines[static_cast<std::size_t>(finding.line) - 1].find(command);
+      if (at != std::string_view::npos) column = static_cast<int>(at) + 1;
+    }
+    report.findings.push_back({finding.level, finding.reason, std::string(relative), finding.line,
+                               column, util::OneLine(command, kMaxShownCommand), finding.origin});
+  }
+  std::size_t classified = 0;
+  for (const ScriptSource& source : extraction.scripts) {
+    const std::vector<std::string_view> text_lines = Lines(source.text);
+    const auto functions = DefinedFunctions(source.ShellText());
+    // One more than the budget left, so that going over it is seen.
+    const std::size_t left = kMaxCommandsPerFile + 1 - std::min(classified, kMaxCommandsPerFile);
+    for (CommandChunk& chunk : SplitCommands(source.ShellText(), left)) {
+      if (++classified > kMaxCommandsPerFile) {
+        report.problems.push_back({std::string(relative),
+                                   source.line + static_cast<int>(chunk.first_line),
+                                   "more than " + std::to_string(kMaxCommandsPerFile) +
+                                       " commands: the rest of the file is not classified"});
+        return;
+      }
+      ++report.commands;
+      chunk.text = WithoutLocalFunctions(chunk.text, functions);
+      const policy::Classification classification = classifier.ClassifyCommand(chunk.text, cwd);
+      if (classification.level < policy::Level::kL2) continue;
+      Finding finding = Place(source, chunk, text_lines, file_lines, classification.Deciding());
+      finding.file = std::string(relative);
+      report.findings.push_back(std::move(finding));
+    }
+  }
+}
+
+ScanReport Scan(const std::vector<fs::path>& paths, const policy::Classifier& classifier,
+                const Catalogue& catalogue, const ScanOptions& options) {
+  ScanReport report;
+  std::error_code error;
+  const bool one_folder = paths.size() == 1 && fs::is_directory(paths.front(), error);
+  report.root = one_folder ? paths.front() : fs::path(".");
+  const std::string cwd = fs::absolute(report.root, error).lexically_normal().string();
+  std::set<std::string> seen;
+  for (const fs::path& path : paths) {
+    if (!fs::exists(fs::symlink_status(path, error))) {
+      report.problems.push_back({path.generic_string(), 0, "no such file or folder"});
+      continue;
+    }
+    WalkResult walk = FindScanFiles(path, report.root, catalogue);
+    for (const WalkProblem& problem : walk.problems) {
+      report.problems.push_back({problem.relative, 0, problem.why});
+    }
+    if (walk.files.empty() && !fs::is_directory(path, error)) {
+      report.problems.push_back(
+          {path.generic_string(), 0, "not a kind of file togmal scan reads (docs/scan.md)"});
+    }
+    for (const ScanFile& file : walk.files) {
+      if (!seen.insert(file.relative).second) continue;
+      auto text = util::ReadConfigFile(file.path, options.max_file_bytes);
+      if (!text || !*text) {
+        report.problems.push_back(
+            {file.relative, 0, text ? std::string("vanished while scanning") : text.error()});
+        continue;
+      }
+      ++report.files;
+      ScanText(**text, file.kind, file.relative, WorkingFolder(file, cwd), classifier, catalogue,
+               report);
+    }
+  }
+  return report;
+}
+
+policy::Level HighestLevel(const ScanReport& report) {
+  policy::Level highest = policy::Level::kL0;
+  for (const Finding& finding : report.findings) highest = policy::Max(highest, finding.level);
+  return highest;
+}
+
+}  // namespace togmal::scan
