@@ -11,9 +11,6 @@ namespace {
 
 constexpr std::string_view kSchema =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
-// Where people read what a finding means; shown as the tool's link.
-constexpr std::string_view kInformationUri =
-    "https://github.com/togmal/togmal/blob/main/docs/scan.md";
 constexpr std::string_view kRootId = "%SRCROOT%";
 
 // A path as a URI reference: everything but unreserved characters and '/' escaped.
@@ -114,7 +111,6 @@ nlohmann::json FormatSarif(const ScanReport& report) {
          {{"name", "togmal"},
           {"version", std::string(kVersion)},
           {"semanticVersion", std::string(kVersion)},
-          {"informationUri", kInformationUri},
           {"rules", rules}}}}},
       {"originalUriBaseIds", {{kRootId, {{"uri", "file://" + UriPath(root)}}}}},
       {"invocations", nlohmann::json::array({{{"executionSuccessful", true},
