@@ -10,6 +10,7 @@
 #include <cstring>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "togmal/check/judge.h"
@@ -54,39 +55,53 @@ void SetStage(Progress& progress, std::string stage) {
   progress.stage = std::move(stage);
 }
 
-// One append, on a connection of its own (the watchdog may append while the
-// deciding thread is stuck in its own).
-check::AuditSink DatabaseSink(std::filesystem::path path, store::OpenOptions open,
-                              store::AuditOptions audit) {
-  return [path = std::move(path), open, audit](store::AuditEntry entry) -> Result<int64_t> {
-    auto database = store::Database::Open(path, open);
-    if (!database) return Fail(database.error());
-    return store::AuditLog(*database, audit).Append(std::move(entry));
-  };
-}
+// The one connection of a Judge: opened by whichever needs it first (a deny's
+// grant lookup, or the audit append) and kept for the other, so a deny opens
+// the database once like an allow. Each Judge has its own (the watchdog
+// builds another and may append while the deciding thread is stuck in this
+// one); the connection has no mutex, and one Judge is used by one thread.
+class HookConnection {
+ public:
+  HookConnection(std::filesystem::path path, store::OpenOptions open)
+      : path_(std::move(path)), open_(open) {}
+  Result<store::Database*> Get() {
+    if (!database_) {
+      auto opened = store::Database::Open(path_, open_);
+      if (!opened) return Fail(opened.error());
+      database_.emplace(std::move(opened).value());
+    }
+    return &*database_;
+  }
 
-// Only a deny or ask looks here, so an allowed call opens the database once.
-check::GrantLookup DatabaseGrants(std::filesystem::path path, store::OpenOptions open) {
-  return [path = std::move(path), open](std::string_view fingerprint,
-                                        bool consume) -> Result<std::optional<store::AllowGrant>> {
-    auto database = store::Database::Open(path, open);
-    if (!database) return Fail(database.error());
-    return store::AllowGrants(*database).Active(fingerprint, consume);
-  };
-}
+ private:
+  std::filesystem::path path_;
+  store::OpenOptions open_;
+  std::optional<store::Database> database_;
+};
 
 check::Judge HookJudge(const HookOptions& options, const store::AuditOptions& audit,
                        bool sync_every_commit) {
   std::filesystem::path path =
       options.database.empty() ? store::DefaultDatabasePath() : options.database;
-  const store::OpenOptions open{.busy_timeout_ms = kHookBusyTimeoutMs,
-                                .sync_every_commit = sync_every_commit,
-                                .short_lived_writer = true};
+  auto connection = std::make_shared<HookConnection>(
+      std::move(path), store::OpenOptions{.busy_timeout_ms = kHookBusyTimeoutMs,
+                                          .sync_every_commit = sync_every_commit,
+                                          .short_lived_writer = true});
   return check::Judge({.via = "hook",
                        .recording = check::Recording::kAudited,
-                       .audit = DatabaseSink(path, open, audit),
+                       .audit = [connection, audit](store::AuditEntry entry) -> Result<int64_t> {
+                         auto database = connection->Get();
+                         if (!database) return Fail(database.error());
+                         return store::AuditLog(**database, audit).Append(std::move(entry));
+                       },
                        .resolve_sample = {},  // no model to ask: SAMPLE → ask
-                       .grants = DatabaseGrants(path, open)});
+                       // Only a deny or ask looks for a grant.
+                       .grants = [connection](std::string_view fingerprint, bool consume)
+                           -> Result<std::optional<store::AllowGrant>> {
+                         auto database = connection->Get();
+                         if (!database) return Fail(database.error());
+                         return store::AllowGrants(**database).Active(fingerprint, consume);
+                       }});
 }
 
 // Reads settings.yaml once, for both the decision and the audit options, into
