@@ -122,12 +122,14 @@ void Walker::CheckReadPath(std::string_view path, Level base, std::string_view s
   if (path.empty() || path.size() > 4096 || path.find_first_of(" \t\n") != std::string_view::npos) {
     return;  // text, not a path
   }
-  const std::string normalized = NormalizePath(path);
-  const bool sensitive = PathListMatches(tables_.sensitive, normalized) ||
-                         (cwd_ != project_ && !cwd_unknown_ &&
-                          PathListMatches(tables_.sensitive, NormalizePath(Resolve(path))));
+  // Case-insensitive file systems open `~/.SSH/ID_RSA` as the key itself.
+  const std::string normalized = FoldPath(NormalizePath(path));
+  const bool sensitive =
+      PathListMatchesFolded(tables_.sensitive, normalized) ||
+      (cwd_ != project_ && !cwd_unknown_ &&
+       PathListMatchesFolded(tables_.sensitive, FoldPath(NormalizePath(Resolve(path)))));
   if (!sensitive) return;
-  if (PathListMatches(tables_.not_sensitive, normalized)) return;
+  if (PathListMatchesFolded(tables_.not_sensitive, normalized)) return;
   Add(Max(Raise(base), tables_.settings.sensitive_minimum),
       "'" + Shorten(path, 80) + "' is a sensitive file (secrets, keys or credentials).", segment);
 }
@@ -139,6 +141,9 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
   // line that is not where the word says.
   const bool moved = cwd_ != project_ || cwd_unknown_ || !links_.empty();
   const std::string normalized = NormalizePath(moved ? Resolve(path) : std::string(path));
+  // System, config and credential files as a case-insensitive file system
+  // opens them (`~/.BASHRC` is `~/.bashrc` on macOS); scratch places only as written.
+  const std::string folded = FoldPath(normalized);
   const std::string shown = "'" + Shorten(path, 80) + "'";
   const Guarded guarded = GuardedPath(path);
   if (guarded == Guarded::kAuditDatabase) {
@@ -155,7 +160,7 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
   }
   Level level = inside_level;
   std::string why;
-  if (PathListMatches(tables_.system, normalized)) {
+  if (PathListMatchesFolded(tables_.system, folded)) {
     level = Level::kL3;
     why = std::string(what) + " " + shown + ", a system or shell start-up file.";
   } else if (!InsideProject(path)) {
@@ -169,7 +174,7 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
     for (std::string_view suffix : kData) data = data || normalized.ends_with(suffix);
     wrote_file_ = wrote_file_ || !data;
   }
-  if (PathListMatches(tables_.config, normalized) && level < Level::kL2) {
+  if (PathListMatchesFolded(tables_.config, folded) && level < Level::kL2) {
     level = Level::kL2;
     why = std::string(what) + " " + shown +
           ", a file that controls how the project builds, runs or deploys.";
@@ -179,8 +184,8 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
     why = std::string(what) + " " + shown +
           ", one of togmal's own files or the agent settings that register it.";
   }
-  if (PathListMatches(tables_.sensitive, normalized) &&
-      !PathListMatches(tables_.not_sensitive, normalized)) {
+  if (PathListMatchesFolded(tables_.sensitive, folded) &&
+      !PathListMatchesFolded(tables_.not_sensitive, folded)) {
     level = Max(Raise(level), tables_.settings.sensitive_minimum);
     why = std::string(what) + " " + shown + ", a sensitive file (secrets, keys or credentials).";
   }

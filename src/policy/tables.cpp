@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <functional>
 
@@ -415,20 +417,76 @@ bool PathGlobMatches(std::string_view pattern, std::string_view text, bool ancho
   return util::GlobMatches(pattern, text);
 }
 
+/// One pattern of a path list against a path and its file name.
+bool PathPatternMatches(std::string_view pattern, std::string_view path, std::string_view name) {
+  if (pattern.empty()) return false;
+  if (pattern.find('/') == std::string_view::npos) return PathGlobMatches(pattern, name, true);
+  if (pattern.front() == '/' || pattern.front() == '~') return PathGlobMatches(pattern, path, true);
+  return PathGlobMatches(pattern, path, true) ||
+         PathGlobMatches("**/" + std::string(pattern), path, false);
+}
+
+std::string_view FileName(std::string_view path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
 }  // namespace
 
 bool PathListMatches(const std::vector<std::string>& patterns, std::string_view path) {
-  const std::size_t slash = path.rfind('/');
-  const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const std::string_view name = FileName(path);
   for (const std::string& pattern : patterns) {
-    if (pattern.find('/') == std::string::npos) {
-      if (PathGlobMatches(pattern, name, true)) return true;
-    } else if (pattern.front() == '/' || pattern.front() == '~') {
-      if (PathGlobMatches(pattern, path, true)) return true;
-    } else if (PathGlobMatches(pattern, path, true) ||
-               PathGlobMatches("**/" + pattern, path, false)) {
-      return true;
+    if (PathPatternMatches(pattern, path, name)) return true;
+  }
+  return false;
+}
+
+std::string FoldPath(std::string_view normalized_path) {
+  std::string lower(normalized_path);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower.ends_with("::$data")) lower.resize(lower.size() - 7);
+  if (const char* home = std::getenv("HOME");
+      home != nullptr && home[0] == '/' && home[1] != '\0') {
+    std::string home_dir(home);
+    for (char& c : home_dir) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    while (home_dir.size() > 1 && home_dir.back() == '/') home_dir.pop_back();
+    if (lower.rfind(home_dir, 0) == 0 &&
+        (lower.size() == home_dir.size() || lower[home_dir.size()] == '/')) {
+      lower = "~" + lower.substr(home_dir.size());
     }
+  }
+  // Windows opens `settings.json.` and `.claude ./x` as `settings.json` and
+  // `.claude/x`; `.` and `..` keep their meaning.
+  std::string out;
+  out.reserve(lower.size());
+  std::size_t begin = 0;
+  while (begin <= lower.size()) {
+    const std::size_t end = std::min(lower.find('/', begin), lower.size());
+    std::string_view name = std::string_view(lower).substr(begin, end - begin);
+    if (name.find_first_not_of('.') != std::string_view::npos) {
+      while (!name.empty() && (name.back() == '.' || name.back() == ' ')) name.remove_suffix(1);
+    }
+    out += name;
+    if (end == lower.size()) break;
+    out.push_back('/');
+    begin = end + 1;
+  }
+  return out;
+}
+
+bool PathListMatchesFolded(const std::vector<std::string>& patterns, std::string_view folded_path) {
+  const std::string_view name = FileName(folded_path);
+  for (const std::string& pattern : patterns) {
+    const bool upper = std::any_of(pattern.begin(), pattern.end(), [](char c) {
+      return std::isupper(static_cast<unsigned char>(c)) != 0;
+    });
+    if (!upper) {
+      if (PathPatternMatches(pattern, folded_path, name)) return true;
+      continue;
+    }
+    std::string lower(pattern);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (PathPatternMatches(lower, folded_path, name)) return true;
   }
   return false;
 }

@@ -217,6 +217,15 @@ extern const CompiledTables kCompiledTables;
 /// '/' matches the whole path, or its tail when not anchored at / or ~.
 bool PathListMatches(const std::vector<std::string>& patterns, std::string_view normalized_path);
 
+/// The spelling under which a case-insensitive file system (macOS, Windows)
+/// opens the same file as `normalized_path`: lower case, the home directory
+/// as `~` whatever its case, and what Windows ignores dropped (trailing dots
+/// and blanks of each name, a `::$DATA` stream suffix).
+std::string FoldPath(std::string_view normalized_path);
+
+/// PathListMatches for a FoldPath spelling: the patterns are folded too.
+bool PathListMatchesFolded(const std::vector<std::string>& patterns, std::string_view folded_path);
+
 /// Lexically normalises a path word for matching: `$HOME`/`${HOME}`/the home
 /// directory → `~`, duplicate and trailing slashes and `./` removed.
 std::string NormalizePath(std::string_view path);

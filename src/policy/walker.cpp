@@ -130,6 +130,7 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
   } else {
     Words(command.words, 0, stdin_source, segment, code_depth);
   }
+  HiddenCode(command, facts.substituted[index], segment);
   // After the command's own finding, so that it is the one shown when both
   // are at the same level.
   if (facts.substituted[index]) {

@@ -109,6 +109,9 @@ class Walker {
                std::string_view segment, int code_depth);
   Level ScanText(const CommandNode& node, std::string_view code, std::string* why) const;
   void CheckAssignment(std::string_view assignment, std::string_view segment);
+  /// Expansions that run code kept in a variable (`${x@P}`, `${!name}`) and
+  /// substitutions stored as text for them (hidden_code.cpp).
+  void HiddenCode(const SimpleCommand& command, bool substituted, std::string_view segment);
 
   // Program-specific analysers (program_analysers.cpp, package_scripts.cpp,
   // windows_shells.cpp, guard_paths.cpp): what a command runs or touches
