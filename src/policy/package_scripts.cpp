@@ -95,18 +95,13 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
 }
 
 void Walker::WriteThenRun(const CommandNode& entry, Level level, std::string_view segment) {
-  if (!wrote_before_ || level != Level::kL1) return;
-  // Build and test runners load the project's files: make, npm, cargo, go,
-  // pytest and their kin (the entries named here carry the aliases).
-  for (const char* runner : {"make", "npm", "cargo", "go", "python", "node"}) {
-    if (tables_.FindCommand(runner) == &entry) {
-      Add(Level::kL2,
-          "Runs project code right after this command line wrote a file it may load "
-          "(write-then-run).",
-          segment);
-      return;
-    }
-  }
+  // Build and test runners load the project's files (entries with
+  // loads_project: make, cmake, pytest, npm, cargo, go and their kin).
+  if (!wrote_before_ || level != Level::kL1 || !entry.loads_project) return;
+  Add(Level::kL2,
+      "Runs project code right after this command line wrote a file it may load "
+      "(write-then-run).",
+      segment);
 }
 
 }  // namespace togmal::policy

@@ -172,7 +172,8 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
     static constexpr std::string_view kData[] = {".log", ".txt", ".md", ".out", ".csv", ".tmp"};
     bool data = false;
     for (std::string_view suffix : kData) data = data || normalized.ends_with(suffix);
-    wrote_file_ = wrote_file_ || !data;
+    // … unless a build or test tool reads them (CMakeLists.txt, requirements.txt).
+    wrote_file_ = wrote_file_ || !data || PathListMatchesFolded(tables_.build_files, folded);
   }
   if (PathListMatchesFolded(tables_.config, folded) && level < Level::kL2) {
     level = Level::kL2;

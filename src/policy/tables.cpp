@@ -144,12 +144,12 @@ class Loader {
       return command;
     }
     if (!node.IsMap()) return At(node, "command '" + name + "': expected a level or a map");
-    if (auto ok =
-            CheckKeys(node,
-                      {"level", "why", "aliases", "options_with_value", "subcommands", "rules",
-                       "runs", "code_options", "code_rules", "query_options", "default_command",
-                       "skip_positionals", "data_args", "writes_args", "writes_last_arg"},
-                      "command '" + name + "'");
+    if (auto ok = CheckKeys(
+            node,
+            {"level", "why", "aliases", "options_with_value", "subcommands", "rules", "runs",
+             "code_options", "code_rules", "query_options", "default_command", "skip_positionals",
+             "data_args", "writes_args", "writes_last_arg", "print_only", "loads_project"},
+            "command '" + name + "'");
         !ok) {
       return Fail(ok.error());
     }
@@ -166,7 +166,8 @@ class Loader {
     }
     for (auto [key, target] : {std::pair{"options_with_value", &command.options_with_value},
                                std::pair{"code_options", &command.code_options},
-                               std::pair{"query_options", &command.query_options}}) {
+                               std::pair{"query_options", &command.query_options},
+                               std::pair{"print_only", &command.print_only}}) {
       if (!node[key]) continue;
       auto values = Strings(node[key]);
       if (!values) return Fail(values.error());
@@ -217,6 +218,7 @@ class Loader {
     if (node["data_args"]) command.data_args = node["data_args"].as<bool>();
     if (node["writes_args"]) command.writes_args = node["writes_args"].as<bool>();
     if (node["writes_last_arg"]) command.writes_last_arg = node["writes_last_arg"].as<bool>();
+    if (node["loads_project"]) command.loads_project = node["loads_project"].as<bool>();
     if (const YAML::Node subcommands = node["subcommands"]) {
       if (!subcommands.IsMap()) return At(subcommands, "subcommands is a map name → entry");
       for (const auto& entry : subcommands) {
@@ -268,6 +270,7 @@ class Loader {
                                            : key == "scratch"        ? &tables.scratch
                                            : key == "guard"          ? &tables.guard
                                            : key == "audit_database" ? &tables.audit_database
+                                           : key == "build_files"    ? &tables.build_files
                                                                      : nullptr;
         if (target == nullptr) return At(entry.first, "unknown path list '" + key + "'");
         auto values = Strings(entry.second);

@@ -215,11 +215,28 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   std::string label = Join(words, start, start + 1);
   for (std::size_t p = 1; p < path.size(); ++p) label += " " + words[path[p].index].text;
   const bool in_project = !cwd_unknown_ && cwd_in_project_;
+  // After `cd /tmp`, `rm -rf x` deletes /tmp/x: the rules see relative
+  // operands as the scratch paths they are (never with `..`).
+  std::vector<Word> in_scratch;
+  if (!in_project && !cwd_unknown_ && cwd_.rfind("/dev", 0) != 0 &&
+      PathListMatches(tables_.scratch, cwd_)) {
+    in_scratch = words;
+    for (std::size_t w = start + 1; w < in_scratch.size(); ++w) {
+      std::string& text = in_scratch[w].text;
+      if (text.empty() || text.front() == '/' || text.front() == '~' || text.front() == '$' ||
+          IsOptionWord(text) || text.find("..") != std::string::npos || in_scratch[w].expands ||
+          in_scratch[w].substitutes) {
+        continue;
+      }
+      text = cwd_ + "/" + text;
+    }
+  }
+  const std::vector<Word>& rule_words = in_scratch.empty() ? words : in_scratch;
   Level level = deepest.node->level;
   std::string why = deepest.node->why;
   bool rule_matched = false;
   {
-    const ArgView view = ViewArgs(words, deepest.index + 1, deepest.node->options_with_value);
+    const ArgView view = ViewArgs(rule_words, deepest.index + 1, deepest.node->options_with_value);
     for (const ArgRule& rule : deepest.node->rules) {
       if (RuleMatches(rule, view, in_project)) {
         level = rule.level;
@@ -230,7 +247,7 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
     }
   }
   for (std::size_t p = 0; p + 1 < path.size(); ++p) {
-    const ArgView view = ViewArgs(words, path[p].index + 1, path[p].node->options_with_value);
+    const ArgView view = ViewArgs(rule_words, path[p].index + 1, path[p].node->options_with_value);
     for (const ArgRule& rule : path[p].node->rules) {
       if (RuleMatches(rule, view, in_project)) {
         if (rule.level > level) {
