@@ -80,6 +80,7 @@ void Walker::AnalyseProgram(const CommandNode& entry, std::string_view name,
   if (NameIn(name, {"awk", "gawk", "mawk", "nawk"})) AwkProgram(words, start, segment);
   if (NameIn(name, {"alias", "trap"})) ShellBodies(name, words, start, segment, code_depth);
   SecretsShown(name, words, start, segment);
+  CredentialSearch(entry, name, words, start, segment);
   if (NameIn(name, {"npm", "pnpm", "yarn", "bun", "cnpm"})) {
     PackageScript(entry, words, start, segment, code_depth);
   }

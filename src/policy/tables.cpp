@@ -361,7 +361,9 @@ Result<void> ParseTables(std::string_view yaml, std::string_view source, Tables&
   if (!parsed) return Fail(parsed.error());
   const YAML::Node& root = *parsed;
   try {
-    return Loader(source).Load(root, tables);
+    auto loaded = Loader(source).Load(root, tables);
+    if (loaded) FoldPathLists(tables);
+    return loaded;
   } catch (const YAML::Exception& error) {
     std::string where(source);
     if (error.mark.line >= 0) where += ":" + std::to_string(error.mark.line + 1);
@@ -477,21 +479,17 @@ std::string FoldPath(std::string_view normalized_path) {
   return out;
 }
 
-bool PathListMatchesFolded(const std::vector<std::string>& patterns, std::string_view folded_path) {
-  const std::string_view name = FileName(folded_path);
-  for (const std::string& pattern : patterns) {
-    const bool upper = std::any_of(pattern.begin(), pattern.end(), [](char c) {
-      return std::isupper(static_cast<unsigned char>(c)) != 0;
-    });
-    if (!upper) {
-      if (PathPatternMatches(pattern, folded_path, name)) return true;
-      continue;
+void FoldPathLists(Tables& tables) {
+  auto fold = [](const std::vector<std::string>& patterns) {
+    std::vector<std::string> out = patterns;
+    for (std::string& pattern : out) {
+      for (char& c : pattern) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     }
-    std::string lower(pattern);
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (PathPatternMatches(lower, folded_path, name)) return true;
-  }
-  return false;
+    return out;
+  };
+  tables.folded = {fold(tables.sensitive),  fold(tables.not_sensitive), fold(tables.config),
+                   fold(tables.system),     fold(tables.guard),         fold(tables.audit_database),
+                   fold(tables.build_files)};
 }
 
 }  // namespace togmal::policy

@@ -200,6 +200,13 @@ struct Tables {
   std::vector<std::string> guard, audit_database;
   /// Files build and test tools read (CMakeLists.txt, conftest.py, .npmrc).
   std::vector<std::string> build_files;
+  /// The path lists above in lower case, matched against FoldPath spellings
+  /// (what a case-insensitive file system opens); scratch places are not
+  /// folded: only as written are they harmless.
+  struct Folded {
+    std::vector<std::string> sensitive, not_sensitive, config, system, guard, audit_database,
+        build_files;
+  } folded;
   /// Parsed entries (from YAML); they shadow the compiled ones.
   std::unordered_map<std::string, std::shared_ptr<const CommandNode>> commands;
   /// The built-in entries not yet looked up (set by Classifier::Compiled()).
@@ -233,8 +240,8 @@ bool PathListMatches(const std::vector<std::string>& patterns, std::string_view 
 /// and blanks of each name, a `::$DATA` stream suffix).
 std::string FoldPath(std::string_view normalized_path);
 
-/// PathListMatches for a FoldPath spelling: the patterns are folded too.
-bool PathListMatchesFolded(const std::vector<std::string>& patterns, std::string_view folded_path);
+/// Fills `tables.folded` from the path lists (after they are loaded or replaced).
+void FoldPathLists(Tables& tables);
 
 /// Lexically normalises a path word for matching: `$HOME`/`${HOME}`/the home
 /// directory → `~`, duplicate and trailing slashes and `./` removed.

@@ -74,6 +74,7 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
   const SimpleCommand& command = lex.commands[index];
   const std::string& segment = command.text;
   wrote_before_ = wrote_file_;
+  pipes_out_ = command.connector == Connector::kPipe;
   if (segments_ != nullptr && (!command.words.empty() || !command.assignments.empty())) {
     segments_->push_back({command.text, command.Argv(), origin, command.depth + code_depth});
   }

@@ -136,6 +136,17 @@ class Walker {
   /// A word of a command that changes something, naming the guard's own files.
   void CheckGuardWord(std::string_view word, Level level, bool copy_source, bool sql,
                       std::string_view statement, std::string_view segment);
+  /// Searching where credentials live for secrets, or finding and printing
+  /// credential-looking files (credential_hunting.cpp).
+  void CredentialSearch(const CommandNode& entry, std::string_view name,
+                        const std::vector<Word>& words, std::size_t start,
+                        std::string_view segment);
+  void FindCredentials(std::string_view name, const std::vector<Word>& words, std::size_t start,
+                       std::string_view segment);
+  /// The home directory, its dot-folders, other homes, / or /etc.
+  bool SecretPath(std::string_view path) const;
+  /// A file in a home dot-folder whose name says it holds a secret.
+  bool SecretLookingFile(std::string_view path) const;
   /// A write followed by a command that runs project code (tests, builds).
   void WriteThenRun(const CommandNode& entry, Level level, std::string_view segment);
 
@@ -147,6 +158,7 @@ class Walker {
   std::unordered_map<std::string, std::string> links_;  // `ln -s`: link → target
   bool wrote_file_ = false;    // a file inside the project was written in this line
   bool wrote_before_ = false;  // … by a command before the current one
+  bool pipes_out_ = false;     // the current command's output is piped to another
   std::vector<Finding>* findings_;
   std::vector<ExecutedSegment>* segments_;
   int wrapped_ = 0;  // wrappers inside wrappers (`nice nice … ls`), bounded

@@ -116,7 +116,9 @@ TEST(GuardFiles, AnAgentStartedInHome) {
 TEST(SecretsOutput, TheSettingRelaxesIt) {
   auto relaxed = Classifier::FromYaml("settings: {secrets_output: L0}\n", "user.yaml", &Embedded());
   ASSERT_TRUE(relaxed) << relaxed.error();
-  for (const char* command : {"env", "printenv", "echo $API_KEY", "printenv GITHUB_TOKEN"}) {
+  for (const char* command : {"env", "printenv", "echo $API_KEY", "printenv GITHUB_TOKEN",
+                              "grep -ri password ~", "find ~ -name '*token*' -exec cat {} +",
+                              "cat ~/.config/app/token"}) {
     EXPECT_EQ(Embedded().ClassifyCommand(command).level, Level::kL2) << command;
     EXPECT_EQ(relaxed->ClassifyCommand(command).level, Level::kL0) << command;
   }
