@@ -147,6 +147,9 @@ class Walker {
   bool SecretPath(std::string_view path) const;
   /// A file in a home dot-folder whose name says it holds a secret.
   bool SecretLookingFile(std::string_view path) const;
+  /// .npmrc, .yarnrc(.yml), bunfig.toml in `directory` that replace the shell
+  /// or load code into the scripts a package manager runs.
+  void RunnerSettings(const std::string& directory, std::string_view segment);
   /// A write followed by a command that runs project code (tests, builds).
   void WriteThenRun(const CommandNode& entry, Level level, std::string_view segment);
 
