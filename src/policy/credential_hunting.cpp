@@ -135,8 +135,9 @@ void Walker::CredentialSearch(const CommandNode& entry, std::string_view name,
       continue;
     }
     if (!explicit_pattern) {
+      // A pattern known only at run time (`"$P"`) may be any secret word.
       explicit_pattern = true;
-      secret_pattern = SecretWord(text);
+      secret_pattern = SecretWord(text) || words[i].expands || words[i].substitutes;
       continue;
     }
     paths.push_back(text);

@@ -15,13 +15,9 @@ namespace {
 /// longer one are rare, and the bound keeps the scan linear.
 constexpr std::size_t kMaxBody = 256;
 
-bool NameChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 /// What a `${…}` body does that runs or reveals hidden code, or "".
 std::string_view HiddenOperator(std::string_view body) {
-  if (body.size() >= 2 && body.front() == '!' && NameChar(body[1])) {
+  if (body.size() >= 2 && body.front() == '!') {
     // `${!prefix*}`, `${!prefix@}` list names and `${!a[@]}` lists keys:
     // those expand no value.
     const bool lists = body.ends_with("*") || body.ends_with("@") || body.ends_with("[@]") ||

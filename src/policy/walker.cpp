@@ -229,7 +229,7 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
           in_scratch[w].substitutes) {
         continue;
       }
-      text = cwd_ + "/" + text;
+      text = Resolve(text);  // links made earlier in the line are followed
     }
   }
   const std::vector<Word>& rule_words = in_scratch.empty() ? words : in_scratch;
