@@ -79,6 +79,31 @@ bool OnlyPrints(std::string_view code, const std::vector<std::string>& allowed) 
   return printed;
 }
 
+/// The interpreter's options leave the code alone: `-r MODULE`, `-M`, `-I
+/// DIR`, python's `-W` (which imports a warning category's module) and the
+/// like load other code first, so only these are allowed for code that
+/// only prints.
+bool PlainOptions(const std::vector<Word>& words, std::size_t index) {
+  static constexpr std::string_view kPlain[] = {"-c", "-e", "-E",  "-p", "--eval", "--print",
+                                                "-B", "-I", "-S",  "-s", "-u",     "-q",
+                                                "-P", "-O", "-OO", "-l"};
+  bool value_next = false;  // the word after a code option is the code
+  for (std::size_t i = index + 1; i < words.size(); ++i) {
+    const std::string& text = words[i].text;
+    if (value_next) {
+      value_next = false;
+      continue;
+    }
+    if (!IsOptionWord(text)) continue;
+    bool plain = false;
+    for (std::string_view option : kPlain) plain = plain || text == option;
+    if (!plain) return false;
+    value_next = text == "-c" || text == "-e" || text == "-E" || text == "-p" || text == "--eval" ||
+                 text == "--print";
+  }
+  return true;
+}
+
 }  // namespace
 
 Level Walker::ScanText(const CommandNode& node, std::string_view code, std::string* why) const {
@@ -220,7 +245,7 @@ void Walker::Code(const CommandNode& node, Level level, const std::vector<Word>&
     // Code that only prints (`python -c "print(sys.version)"`) changes
     // nothing; right after a write in this line it could import what was written.
     if (!sql && reason.empty() && level == node.level && !wrote_before_ &&
-        OnlyPrints(OutsideLiterals(text), node.print_only)) {
+        PlainOptions(words, index) && OnlyPrints(OutsideLiterals(text), node.print_only)) {
       Add(Level::kL1, quoted_name + " runs code that only prints " + std::string(where) + ".",
           segment);
       return;
