@@ -333,6 +333,10 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
     }
   }
   if (!wrapper) AnalyseProgram(*found, name, words, start, level, segment, code_depth);
+  // npx reads the package managers' settings (node-options) before it runs the program.
+  if (wrapper && found == tables_.FindCommand("npx") && !cwd_unknown_) {
+    RunnerSettings(cwd_, segment);
+  }
   if (findings_ != nullptr) path_findings.end = findings_->size();
   if (name == "cd" || name == "pushd" || name == "ln") TrackDirectory(name, words, start);
   if (name == "export" || name == "declare" || name == "typeset" || name == "local" ||

@@ -85,6 +85,9 @@ TEST(PackageScripts, SettingsThatReplaceTheShellOrLoadCode) {
   ScratchDir other;
   other.Write(".npmrc", "node-options=--require ./evil.js\n");
   EXPECT_EQ(In(other.path(), "npm run build"), Level::kL2);
+  EXPECT_EQ(In(other.path(), "npx eslint ."), Level::kL2);
+  EXPECT_EQ(In(project.path(), "npx tsc --noEmit"), Level::kL2);
+  EXPECT_EQ(In(ScratchDir().path(), "npx eslint ."), Level::kL1);
   ScratchDir yarn;
   yarn.Write(".yarnrc.yml", "yarnPath: .yarn/releases/evil.cjs\n");
   EXPECT_EQ(In(yarn.path(), "yarn test"), Level::kL2);
