@@ -12,6 +12,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
+/// `cd "$TMPDIR"`, `cd $TMPDIR/work`, `cd "$(mktemp -d)"`: a scratch
+/// directory whose path is known only at run time (never with `..`).
+bool FreshScratch(std::string_view dir) {
+  if (dir.find("..") != std::string_view::npos) return false;
+  for (std::string_view prefix : {"$TMPDIR", "${TMPDIR}"}) {
+    if (dir.starts_with(prefix) && (dir.size() == prefix.size() || dir[prefix.size()] == '/')) {
+      return dir.find_first_of("$`", 1) == std::string_view::npos ||
+             dir.find_first_of("$`", 1) >= prefix.size();
+    }
+  }
+  return dir == "$(mktemp -d)" || dir == "`mktemp -d`";
+}
+
 std::string Normal(const fs::path& path) {
   std::string out = path.lexically_normal().string();
   while (out.size() > 1 && out.back() == '/') out.pop_back();
@@ -68,6 +81,13 @@ void Walker::TrackDirectory(std::string_view name, const std::vector<Word>& word
       return;
     }
     const Word& target = *operands.front();
+    cwd_scratch_ = false;
+    if (FreshScratch(target.text)) {
+      cwd_unknown_ = true;  // where exactly is known only at run time …
+      cwd_in_project_ = false;
+      cwd_scratch_ = true;  // … but it is a scratch directory
+      return;
+    }
     if (target.substitutes || target.text == "-" ||
         (target.expands && target.text.rfind("$HOME", 0) != 0 &&
          target.text.rfind("${HOME}", 0) != 0)) {
@@ -87,6 +107,7 @@ void Walker::TrackDirectory(std::string_view name, const std::vector<Word>& word
     return;
   }
   // ln [-s] TARGET LINK: later writes through LINK reach TARGET.
+  made_link_ = true;
   if (operands.size() >= 2 && !operands.back()->expands && !operands.back()->substitutes) {
     std::string target = operands.front()->text;
     const std::string link = Resolve(operands.back()->text);

@@ -219,8 +219,9 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   // After `cd /tmp`, `rm -rf x` deletes /tmp/x: the rules see relative
   // operands as the scratch paths they are (never with `..`).
   std::vector<Word> in_scratch;
-  if (!in_project && !cwd_unknown_ && cwd_.rfind("/dev", 0) != 0 &&
-      PathListMatches(tables_.scratch, cwd_)) {
+  const bool unknown_scratch = cwd_unknown_ && cwd_scratch_ && !made_link_;
+  if (unknown_scratch || (!in_project && !cwd_unknown_ && cwd_.rfind("/dev", 0) != 0 &&
+                          PathListMatches(tables_.scratch, cwd_))) {
     in_scratch = words;
     for (std::size_t w = start + 1; w < in_scratch.size(); ++w) {
       std::string& text = in_scratch[w].text;
@@ -229,7 +230,8 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
           in_scratch[w].substitutes) {
         continue;
       }
-      text = Resolve(text);  // links made earlier in the line are followed
+      // Links made earlier in the line are followed.
+      text = unknown_scratch ? "$TMPDIR/" + text : Resolve(text);
     }
   }
   const std::vector<Word>& rule_words = in_scratch.empty() ? words : in_scratch;

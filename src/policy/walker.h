@@ -158,6 +158,8 @@ class Walker {
   std::string cwd_;             // where the command runs now: moved by `cd`
   bool cwd_unknown_ = false;    // `cd "$X"`: later relative paths point anywhere
   bool cwd_in_project_ = true;  // cwd_ is the project or a directory inside it
+  bool cwd_scratch_ = false;    // cwd_unknown_, but a scratch directory (`cd "$(mktemp -d)"`)
+  bool made_link_ = false;      // `ln` ran earlier in the line
   std::unordered_map<std::string, std::string> links_;  // `ln -s`: link → target
   bool wrote_file_ = false;    // a file inside the project was written in this line
   bool wrote_before_ = false;  // … by a command before the current one
