@@ -447,8 +447,14 @@ bool PathListMatches(const std::vector<std::string>& patterns, std::string_view 
 }
 
 std::string FoldPath(std::string_view normalized_path) {
-  std::string lower(normalized_path);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  // Windows also separates names with `\` (`.claude\settings.json`).
+  std::string lower;
+  lower.reserve(normalized_path.size());
+  for (char c : normalized_path) {
+    c = c == '\\' ? '/' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (c == '/' && !lower.empty() && lower.back() == '/') continue;
+    lower.push_back(c);
+  }
   if (lower.ends_with("::$data")) lower.resize(lower.size() - 7);
   if (const char* home = std::getenv("HOME");
       home != nullptr && home[0] == '/' && home[1] != '\0') {

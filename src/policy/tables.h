@@ -236,8 +236,8 @@ bool PathListMatches(const std::vector<std::string>& patterns, std::string_view 
 
 /// The spelling under which a case-insensitive file system (macOS, Windows)
 /// opens the same file as `normalized_path`: lower case, the home directory
-/// as `~` whatever its case, and what Windows ignores dropped (trailing dots
-/// and blanks of each name, a `::$DATA` stream suffix).
+/// as `~` whatever its case, `\` as `/`, and what Windows ignores dropped
+/// (trailing dots and blanks of each name, a `::$DATA` stream suffix).
 std::string FoldPath(std::string_view normalized_path);
 
 /// Fills `tables.folded` from the path lists (after they are loaded or replaced).
