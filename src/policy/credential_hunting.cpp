@@ -42,8 +42,10 @@ bool SecretWord(std::string_view text) {
 /// `.api_key`); a shorter list than for search patterns: `auth.ts` is code.
 bool SecretFileName(std::string_view name) {
   const std::string lower = Lower(name);
-  for (std::string_view word : {"token", "secret", "passw", "credential", "api_key", "apikey",
-                                "api-key", "access_key", "private_key", "privatekey"}) {
+  // Browsers' cookie and login stores hold sessions and passwords too.
+  for (std::string_view word :
+       {"token", "secret", "passw", "credential", "api_key", "apikey", "api-key", "access_key",
+        "private_key", "privatekey", "cookies", "logins.json", "key4.db", "login data"}) {
     if (lower.find(word) != std::string::npos) return true;
   }
   return false;
