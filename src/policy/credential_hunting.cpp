@@ -144,6 +144,23 @@ void Walker::CredentialSearch(const CommandNode& entry, std::string_view name,
     }
     paths.push_back(text);
   }
+  if (paths.empty() && secret_pattern && !piped_from_.empty()) {
+    // `find ~/.config -type f | xargs grep -i token`, `cat ~/.bashrc | grep
+    // -i key`: what is filtered for secrets comes from where credentials live.
+    std::string_view rest = piped_from_;
+    while (!rest.empty()) {
+      const std::size_t blank = std::min(rest.find_first_of(" \t\n"), rest.size());
+      const std::string_view token = rest.substr(0, blank);
+      rest.remove_prefix(std::min(blank + 1, rest.size()));
+      if (!token.empty() && token.size() <= 4096 && SecretPath(token)) {
+        Add(level,
+            "Filters what '" + Shorten(piped_from_, 60) +
+                "' reads where credentials live for secrets: what it finds is shown to the agent.",
+            segment);
+        return;
+      }
+    }
+  }
   for (std::string_view path : paths) {
     // A glob reaches many files as a recursive search does (`~/.config/*/*`).
     const bool many = recursive || path.find('*') != std::string_view::npos;

@@ -43,7 +43,13 @@ void Walker::Line(std::string_view text, SegmentOrigin origin, int code_depth) {
       }
     }
   }
+  // A code string is walked in the middle of its command: what that command
+  // pipes to and from is its own again afterwards.
+  const bool pipes_out = pipes_out_;
+  std::string piped_from = std::move(piped_from_);
   for (std::size_t i = 0; i < lex.commands.size(); ++i) Simple(lex, i, facts, origin, code_depth);
+  pipes_out_ = pipes_out;
+  piped_from_ = std::move(piped_from);
 }
 
 void Walker::CheckAssignment(std::string_view assignment, std::string_view segment) {
@@ -75,6 +81,7 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
   const std::string& segment = command.text;
   wrote_before_ = wrote_file_;
   pipes_out_ = command.connector == Connector::kPipe;
+  piped_from_.clear();
   if (segments_ != nullptr && (!command.words.empty() || !command.assignments.empty())) {
     segments_->push_back({command.text, command.Argv(), origin, command.depth + code_depth});
   }
@@ -106,6 +113,7 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
     const SimpleCommand& producer = lex.commands[static_cast<std::size_t>(command.pipe_from)];
     stdin_source.kind = Stdin::Kind::kPipe;
     stdin_source.producer = producer.text;
+    piped_from_ = producer.text;
     if (!producer.words.empty()) {
       const std::string name = Lower(producer.words.front().text);
       if (name == "echo" || name == "printf") {

@@ -164,6 +164,7 @@ class Walker {
   bool wrote_file_ = false;    // a file inside the project was written in this line
   bool wrote_before_ = false;  // … by a command before the current one
   bool pipes_out_ = false;     // the current command's output is piped to another
+  std::string piped_from_;     // the command whose output is the current one's stdin
   std::vector<Finding>* findings_;
   std::vector<ExecutedSegment>* segments_;
   int wrapped_ = 0;  // wrappers inside wrappers (`nice nice … ls`), bounded
