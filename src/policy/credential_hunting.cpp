@@ -101,7 +101,11 @@ void Walker::CredentialSearch(const CommandNode& entry, std::string_view name,
     FindCredentials(name, words, start, segment);
     return;
   }
-  if (!NameIn(name, {"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ugrep"})) return;
+  // awk and sed scripts filter like a grep pattern (`awk '/token/' ~/.config/*/*`).
+  if (!NameIn(name, {"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ugrep", "awk", "gawk",
+                     "mawk", "nawk", "sed", "gsed"})) {
+    return;
+  }
   // The patterns (-e, --regexp=, else the first operand) and the paths searched.
   bool recursive = NameIn(name, {"rg", "ag", "ack"});
   bool explicit_pattern = false;
