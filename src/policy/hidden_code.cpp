@@ -5,15 +5,12 @@
 // `export n='a[$(…)]'`), which such an expansion, or arithmetic on the
 // variable, runs later.
 #include <algorithm>
+#include <vector>
 
 #include "walker.h"
 
 namespace togmal::policy {
 namespace {
-
-/// A `${…}` body is not followed further than this: nested braces in a
-/// longer one are rare, and the bound keeps the scan linear.
-constexpr std::size_t kMaxBody = 256;
 
 /// What a `${…}` body does that runs or reveals hidden code, or "".
 std::string_view HiddenOperator(std::string_view body) {
@@ -24,27 +21,29 @@ std::string_view HiddenOperator(std::string_view body) {
                        body.ends_with("[*]");
     if (!lists) return "indirection";
   }
-  const std::size_t at = body.rfind('@');
-  if (at != std::string_view::npos && at + 2 == body.size() &&
+  if (body.size() >= 3 && body[body.size() - 2] == '@' &&
       (body.back() == 'P' || body.back() == 'E')) {
     return body.back() == 'P' ? "prompt expansion" : "escape expansion";
   }
   return {};
 }
 
-/// The first hidden operator among the `${…}` of `text`, or "".
+/// The first hidden operator among the `${…}` of `text`, or "". One pass
+/// with a stack of open braces: each body is judged by its ends, so nested
+/// and long ones cost nothing extra.
 std::string_view HiddenExpansion(std::string_view text) {
-  for (std::size_t i = text.find("${"); i != std::string_view::npos; i = text.find("${", i + 2)) {
-    const std::size_t from = i + 2;
-    const std::size_t limit = std::min(text.size(), from + kMaxBody);
-    int depth = 1;
-    std::size_t end = from;
-    for (; end < limit; ++end) {
-      if (text[end] == '{') ++depth;
-      if (text[end] == '}' && --depth == 0) break;
+  if (text.find("${") == std::string_view::npos) return {};
+  std::vector<std::size_t> open;  // where each `{` opened; npos for a plain one
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '{') {
+      open.push_back(i > 0 && text[i - 1] == '$' ? i + 1 : std::string_view::npos);
+    } else if (text[i] == '}' && !open.empty()) {
+      const std::size_t from = open.back();
+      open.pop_back();
+      if (from == std::string_view::npos) continue;
+      const std::string_view found = HiddenOperator(text.substr(from, i - from));
+      if (!found.empty()) return found;
     }
-    const std::string_view found = HiddenOperator(text.substr(from, end - from));
-    if (!found.empty()) return found;
   }
   return {};
 }

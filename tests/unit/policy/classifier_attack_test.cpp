@@ -165,6 +165,10 @@ TEST(AttackAnalysers, StayLinear) {
       repeat("alias a='ls'; ", 2000),
       "pwsh -Command " + repeat("Get-ChildItem; ", 5000),
       repeat("echo $API_KEY_", 5000),
+      "echo " + repeat("${", 50000) + "x@P" + repeat("}", 50000),
+      "grep -r token " + repeat("~/.config/a ", 4000),
+      "find ~ -name '*token*' " + repeat("-exec cat {} + ", 2000),
+      repeat("x='$(id)'; ", 5000),
   };
   for (const std::string& input : inputs) {
     const auto begin = std::chrono::steady_clock::now();
