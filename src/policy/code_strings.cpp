@@ -1,35 +1,113 @@
 // Code handed to shells, interpreters and SQL clients: a visible command
 // string is walked like a command line, other code is scanned for the
 // substrings of the entry's code_rules.
+#include <cctype>
+
 #include "walker.h"
 
 namespace togmal::policy {
+namespace {
+
+/// Lower-case code with the text of its string literals removed (`print('rm
+/// -rf /')` is `print('')`): only the code around them can run anything.
+/// Literals that run code inside them stay: Python f-strings
+/// (`f'{os.system(…)}'`) and interpolation (`"#{…}"`, `"${…}"`, `"@{[…]}"`).
+/// An unbalanced quote (one in a comment) would hide code: the text is kept.
+std::string OutsideLiterals(std::string_view code) {
+  const std::string text = Lower(code);
+  std::string stripped;
+  stripped.reserve(text.size());
+  char quote = 0;
+  std::size_t opened = 0;  // where the literal's text starts
+  bool keep = false;       // an f-string: its text is code
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quote != 0) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == quote) {
+        quote = 0;
+        const std::string_view body = std::string_view(text).substr(opened, i - opened);
+        if (keep || body.find("#{") != std::string_view::npos ||
+            body.find("${") != std::string_view::npos ||
+            body.find("@{") != std::string_view::npos) {
+          stripped += body;
+        }
+        stripped.push_back(c);
+      }
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+      opened = i + 1;
+      // f'…', rf'…', fr'…': the prefix is the letters just before the quote.
+      std::size_t p = i;
+      while (p > 0 && std::isalpha(static_cast<unsigned char>(text[p - 1])) && i - p < 3) --p;
+      keep = std::string_view(text).substr(p, i - p).find('f') != std::string_view::npos;
+    }
+    stripped.push_back(c);
+  }
+  return quote == 0 ? stripped : text;
+}
+
+bool TokenChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '@' ||
+         c == '.';
+}
+
+/// Code (literals removed) whose every name is one of `allowed`: it computes
+/// and prints, it cannot write, delete, spawn, import other code or read the
+/// environment. Numbers and operators are fine; a backtick never is.
+bool OnlyPrints(std::string_view code, const std::vector<std::string>& allowed) {
+  if (allowed.empty() || code.find('`') != std::string_view::npos) return false;
+  bool printed = false;
+  for (std::size_t i = 0; i < code.size();) {
+    if (!TokenChar(code[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < code.size() && TokenChar(code[end])) ++end;
+    std::string_view token = code.substr(i, end - i);
+    i = end;
+    if (std::isdigit(static_cast<unsigned char>(token.front()))) continue;  // a number
+    while (!token.empty() && token.back() == '.') token.remove_suffix(1);
+    if (token.empty()) continue;
+    if (!Contains(allowed, token)) return false;
+    printed = true;
+  }
+  return printed;
+}
+
+/// The interpreter's options leave the code alone: `-r MODULE`, `-M`, `-I
+/// DIR`, python's `-W` (which imports a warning category's module) and the
+/// like load other code first, so only these are allowed for code that
+/// only prints.
+bool PlainOptions(const std::vector<Word>& words, std::size_t index) {
+  static constexpr std::string_view kPlain[] = {"-c", "-e", "-E",  "-p", "--eval", "--print",
+                                                "-B", "-I", "-S",  "-s", "-u",     "-q",
+                                                "-P", "-O", "-OO", "-l"};
+  bool value_next = false;  // the word after a code option is the code
+  for (std::size_t i = index + 1; i < words.size(); ++i) {
+    const std::string& text = words[i].text;
+    if (value_next) {
+      value_next = false;
+      continue;
+    }
+    if (!IsOptionWord(text)) continue;
+    bool plain = false;
+    for (std::string_view option : kPlain) plain = plain || text == option;
+    if (!plain) return false;
+    value_next = text == "-c" || text == "-e" || text == "-E" || text == "-p" || text == "--eval" ||
+                 text == "--print";
+  }
+  return true;
+}
+
+}  // namespace
 
 Level Walker::ScanText(const CommandNode& node, std::string_view code, std::string* why) const {
-  std::string text = Lower(code);
-  if (node.runs != Runs::kSql) {
-    // Text in string literals is data (`print('rm -rf /')`): only the code
-    // around it can run anything.
-    std::string stripped;
-    stripped.reserve(text.size());
-    char quote = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      const char c = text[i];
-      if (quote != 0) {
-        if (c == '\\') {
-          ++i;
-        } else if (c == quote) {
-          quote = 0;
-          stripped.push_back(c);
-        }
-        continue;
-      }
-      if (c == '\'' || c == '"') quote = c;
-      stripped.push_back(c);
-    }
-    // An unbalanced quote (one in a comment) would hide code: keep the text.
-    if (quote == 0) text = std::move(stripped);
-  }
+  std::string text = node.runs == Runs::kSql ? Lower(code) : OutsideLiterals(code);
   // Collapse runs of blanks so that "drop   table" reads as "drop table".
   std::string collapsed;
   collapsed.reserve(text.size());
@@ -164,6 +242,14 @@ void Walker::Code(const CommandNode& node, Level level, const std::vector<Word>&
   auto scan = [&](std::string_view text, std::string_view where) {
     std::string reason;
     const Level scanned = ScanText(node, text, &reason);
+    // Code that only prints (`python -c "print(sys.version)"`) changes
+    // nothing; right after a write in this line it could import what was written.
+    if (!sql && reason.empty() && level == node.level && !wrote_before_ &&
+        PlainOptions(words, index) && OnlyPrints(OutsideLiterals(text), node.print_only)) {
+      Add(Level::kL1, quoted_name + " runs code that only prints " + std::string(where) + ".",
+          segment);
+      return;
+    }
     if (reason.empty()) {
       reason = quoted_name + (sql ? " runs statements " : " runs code ") + std::string(where) + ".";
     }

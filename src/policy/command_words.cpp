@@ -131,8 +131,10 @@ bool RuleMatches(const ArgRule& rule, const ArgView& view, bool relative_in_proj
     if (view.positionals.empty()) return false;
     for (std::string_view arg : view.positionals) {
       if (arg.find("..") != std::string_view::npos || !ArgMatches(rule.all_args, arg)) return false;
-      // After `cd /`, `build` is /build, not the project's build directory.
-      if (!relative_in_project && !arg.empty() && arg.front() != '/') return false;
+      // After `cd /`, `build` is /build, not the project's build directory
+      // (`$TMPDIR/x` names the same place wherever the shell is).
+      if (!relative_in_project && !arg.empty() && arg.front() != '/' && arg.front() != '$')
+        return false;
     }
   }
   if (!rule.any_word.empty()) {

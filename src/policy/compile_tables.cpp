@@ -83,6 +83,8 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
     if (node.data_args) out += ", .data_args = true";
     if (node.writes_args) out += ", .writes_args = true";
     if (node.writes_last_arg) out += ", .writes_last_arg = true";
+    Field(out, "print_only", Strings(node.print_only));
+    if (node.loads_project) out += ", .loads_project = true";
     return out + "}";
   }
 
@@ -151,6 +153,7 @@ int main(int argc, char** argv) {
   const std::string scratch = emit.Strings(tables.scratch);
   const std::string guard = emit.Strings(tables.guard);
   const std::string audit_database = emit.Strings(tables.audit_database);
+  const std::string build_files = emit.Strings(tables.build_files);
   const togmal::policy::Settings& settings = tables.settings;
 
   std::ofstream out(argv[2], std::ios::binary);
@@ -173,6 +176,7 @@ int main(int argc, char** argv) {
       << "    .scratch = " << scratch << ",\n"
       << "    .guard = " << guard << ",\n"
       << "    .audit_database = " << audit_database << ",\n"
+      << "    .build_files = " << build_files << ",\n"
       << "    .tools = " << tool_list << ",\n"
       << "    .assignments = " << assignment_list << ",\n"
       << "    .names = " << name_list << ",\n"

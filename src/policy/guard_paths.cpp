@@ -16,7 +16,7 @@ namespace togmal::policy {
 namespace {
 
 bool Under(std::string_view path, std::string_view root) {
-  if (root.empty() || root.front() != '/') return false;
+  if (root.empty() || (root.front() != '/' && root.front() != '~')) return false;
   if (path == root) return true;
   return path.size() > root.size() && path.substr(0, root.size()) == root &&
          path[root.size()] == '/';
@@ -51,24 +51,29 @@ bool ChangesData(std::string_view statement) {
 
 Walker::Guarded Walker::GuardedPath(std::string_view path) const {
   if (path.empty() || path.size() > 4096) return Guarded::kNo;
-  const std::string resolved = Resolve(path);
-  const std::string normalized = NormalizePath(resolved);
-  const std::string as_written = NormalizePath(path);
-  if (PathListMatches(tables_.audit_database, normalized) ||
-      PathListMatches(tables_.audit_database, as_written)) {
+  // Compared as a case-insensitive file system would open them (macOS,
+  // Windows): `.CLAUDE/Settings.json` is the host's settings file there.
+  const std::string resolved = FoldPath(Resolve(path));
+  const std::string normalized = FoldPath(NormalizePath(Resolve(path)));
+  const std::string as_written = FoldPath(NormalizePath(path));
+  if (PathListMatches(tables_.folded.audit_database, normalized) ||
+      PathListMatches(tables_.folded.audit_database, as_written)) {
     return Guarded::kAuditDatabase;
   }
-  if (const std::string db = EnvDir("TOGMAL_DB", ""); !db.empty()) {
+  if (const std::string db = FoldPath(EnvDir("TOGMAL_DB", "")); !db.empty()) {
     for (std::string_view suffix : {"", "-wal", "-shm", "-journal"}) {
       if (resolved == db + std::string(suffix)) return Guarded::kAuditDatabase;
     }
   }
-  if (PathListMatches(tables_.guard, normalized) || PathListMatches(tables_.guard, as_written)) {
+  if (PathListMatches(tables_.folded.guard, normalized) ||
+      PathListMatches(tables_.folded.guard, as_written)) {
     return Guarded::kGuardFile;
   }
   for (const std::string& root :
        {EnvDir("XDG_CONFIG_HOME", "/togmal"), EnvDir("XDG_DATA_HOME", "/togmal"), OwnBinary()}) {
-    if (Under(resolved, root)) return Guarded::kGuardFile;
+    if (!root.empty() && Under(resolved, FoldPath(root))) {
+      return Guarded::kGuardFile;
+    }
   }
   return Guarded::kNo;
 }

@@ -58,6 +58,7 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
     break;
   }
   if (script.empty() || words[start].text.empty()) return;
+  RunnerSettings(directory, segment);
   std::optional<nlohmann::json> scripts;
   if (!directory.empty() && directory.front() == '/') {
     const auto text =
@@ -94,19 +95,51 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
   }
 }
 
-void Walker::WriteThenRun(const CommandNode& entry, Level level, std::string_view segment) {
-  if (!wrote_before_ || level != Level::kL1) return;
-  // Build and test runners load the project's files: make, npm, cargo, go,
-  // pytest and their kin (the entries named here carry the aliases).
-  for (const char* runner : {"make", "npm", "cargo", "go", "python", "node"}) {
-    if (tables_.FindCommand(runner) == &entry) {
-      Add(Level::kL2,
-          "Runs project code right after this command line wrote a file it may load "
-          "(write-then-run).",
-          segment);
-      return;
+void Walker::RunnerSettings(const std::string& directory, std::string_view segment) {
+  if (directory.empty() || directory.front() != '/') return;
+  // Settings files in the working directory that replace the shell scripts
+  // run in, or load code into every node process the script starts.
+  static constexpr std::pair<std::string_view, std::string_view> kFiles[] = {
+      {".npmrc", "script-shell|node-options|shell|onload-script|git"},
+      {".yarnrc", "script-shell|node-options|yarn-path"},
+      {".yarnrc.yml", "yarnpath|plugins|nodeoptions|injectenvironmentfiles"},
+      {"bunfig.toml", "preload|shell"},
+  };
+  for (const auto& [file, keys] : kFiles) {
+    const auto text = util::ReadConfigFile(std::filesystem::path(directory) / file, 1u << 20);
+    if (!text || !*text) continue;
+    const std::string lower = Lower(**text);
+    std::string_view rest = keys;
+    while (!rest.empty()) {
+      const std::size_t bar = std::min(rest.find('|'), rest.size());
+      const std::string_view key = rest.substr(0, bar);
+      rest.remove_prefix(std::min(bar + 1, rest.size()));
+      for (std::size_t at = lower.find(key); at != std::string::npos;
+           at = lower.find(key, at + key.size())) {
+        // The key at the start of a line, followed by '=' or ':'.
+        const bool line_start = at == 0 || lower[at - 1] == '\n';
+        std::size_t after = at + key.size();
+        while (after < lower.size() && (lower[after] == ' ' || lower[after] == '\t')) ++after;
+        if (line_start && after < lower.size() && (lower[after] == '=' || lower[after] == ':')) {
+          Add(Level::kL2,
+              "'" + std::string(file) + "' here sets '" + std::string(key) +
+                  "': the package script runs with a shell or code togmal did not see.",
+              segment);
+          return;
+        }
+      }
     }
   }
+}
+
+void Walker::WriteThenRun(const CommandNode& entry, Level level, std::string_view segment) {
+  // Build and test runners load the project's files (entries with
+  // loads_project: make, cmake, pytest, npm, cargo, go and their kin).
+  if (!wrote_before_ || level != Level::kL1 || !entry.loads_project) return;
+  Add(Level::kL2,
+      "Runs project code right after this command line wrote a file it may load "
+      "(write-then-run).",
+      segment);
 }
 
 }  // namespace togmal::policy

@@ -12,6 +12,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
+/// `cd "$TMPDIR"`, `cd $TMPDIR/work`, `cd "$(mktemp -d)"`: a scratch
+/// directory whose path is known only at run time (never with `..`).
+bool FreshScratch(std::string_view dir) {
+  if (dir.find("..") != std::string_view::npos) return false;
+  for (std::string_view prefix : {"$TMPDIR", "${TMPDIR}"}) {
+    if (dir.starts_with(prefix) && (dir.size() == prefix.size() || dir[prefix.size()] == '/')) {
+      return dir.find_first_of("$`", 1) == std::string_view::npos ||
+             dir.find_first_of("$`", 1) >= prefix.size();
+    }
+  }
+  return dir == "$(mktemp -d)" || dir == "`mktemp -d`";
+}
+
 std::string Normal(const fs::path& path) {
   std::string out = path.lexically_normal().string();
   while (out.size() > 1 && out.back() == '/') out.pop_back();
@@ -68,6 +81,13 @@ void Walker::TrackDirectory(std::string_view name, const std::vector<Word>& word
       return;
     }
     const Word& target = *operands.front();
+    cwd_scratch_ = false;
+    if (FreshScratch(target.text)) {
+      cwd_unknown_ = true;  // where exactly is known only at run time …
+      cwd_in_project_ = false;
+      cwd_scratch_ = true;  // … but it is a scratch directory
+      return;
+    }
     if (target.substitutes || target.text == "-" ||
         (target.expands && target.text.rfind("$HOME", 0) != 0 &&
          target.text.rfind("${HOME}", 0) != 0)) {
@@ -87,6 +107,7 @@ void Walker::TrackDirectory(std::string_view name, const std::vector<Word>& word
     return;
   }
   // ln [-s] TARGET LINK: later writes through LINK reach TARGET.
+  made_link_ = true;
   if (operands.size() >= 2 && !operands.back()->expands && !operands.back()->substitutes) {
     std::string target = operands.front()->text;
     const std::string link = Resolve(operands.back()->text);
@@ -122,12 +143,23 @@ void Walker::CheckReadPath(std::string_view path, Level base, std::string_view s
   if (path.empty() || path.size() > 4096 || path.find_first_of(" \t\n") != std::string_view::npos) {
     return;  // text, not a path
   }
-  const std::string normalized = NormalizePath(path);
-  const bool sensitive = PathListMatches(tables_.sensitive, normalized) ||
-                         (cwd_ != project_ && !cwd_unknown_ &&
-                          PathListMatches(tables_.sensitive, NormalizePath(Resolve(path))));
-  if (!sensitive) return;
-  if (PathListMatches(tables_.not_sensitive, normalized)) return;
+  // Case-insensitive file systems open `~/.SSH/ID_RSA` as the key itself.
+  const std::string normalized = FoldPath(NormalizePath(path));
+  const bool sensitive =
+      PathListMatches(tables_.folded.sensitive, normalized) ||
+      (cwd_ != project_ && !cwd_unknown_ &&
+       PathListMatches(tables_.folded.sensitive, FoldPath(NormalizePath(Resolve(path)))));
+  if (!sensitive) {
+    // `cat ~/.config/*/token`: a file where credentials live, named as one.
+    if (tables_.settings.secrets_output > Level::kL0 && SecretLookingFile(path)) {
+      Add(Max(base, tables_.settings.secrets_output),
+          "'" + Shorten(path, 80) +
+              "' looks like a credential file: its secret is shown to the agent.",
+          segment);
+    }
+    return;
+  }
+  if (PathListMatches(tables_.folded.not_sensitive, normalized)) return;
   Add(Max(Raise(base), tables_.settings.sensitive_minimum),
       "'" + Shorten(path, 80) + "' is a sensitive file (secrets, keys or credentials).", segment);
 }
@@ -139,6 +171,9 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
   // line that is not where the word says.
   const bool moved = cwd_ != project_ || cwd_unknown_ || !links_.empty();
   const std::string normalized = NormalizePath(moved ? Resolve(path) : std::string(path));
+  // System, config and credential files as a case-insensitive file system
+  // opens them (`~/.BASHRC` is `~/.bashrc` on macOS); scratch places only as written.
+  const std::string folded = FoldPath(normalized);
   const std::string shown = "'" + Shorten(path, 80) + "'";
   const Guarded guarded = GuardedPath(path);
   if (guarded == Guarded::kAuditDatabase) {
@@ -155,7 +190,7 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
   }
   Level level = inside_level;
   std::string why;
-  if (PathListMatches(tables_.system, normalized)) {
+  if (PathListMatches(tables_.folded.system, folded)) {
     level = Level::kL3;
     why = std::string(what) + " " + shown + ", a system or shell start-up file.";
   } else if (!InsideProject(path)) {
@@ -167,9 +202,10 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
     static constexpr std::string_view kData[] = {".log", ".txt", ".md", ".out", ".csv", ".tmp"};
     bool data = false;
     for (std::string_view suffix : kData) data = data || normalized.ends_with(suffix);
-    wrote_file_ = wrote_file_ || !data;
+    // … unless a build or test tool reads them (CMakeLists.txt, requirements.txt).
+    wrote_file_ = wrote_file_ || !data || PathListMatches(tables_.folded.build_files, folded);
   }
-  if (PathListMatches(tables_.config, normalized) && level < Level::kL2) {
+  if (PathListMatches(tables_.folded.config, folded) && level < Level::kL2) {
     level = Level::kL2;
     why = std::string(what) + " " + shown +
           ", a file that controls how the project builds, runs or deploys.";
@@ -179,8 +215,8 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
     why = std::string(what) + " " + shown +
           ", one of togmal's own files or the agent settings that register it.";
   }
-  if (PathListMatches(tables_.sensitive, normalized) &&
-      !PathListMatches(tables_.not_sensitive, normalized)) {
+  if (PathListMatches(tables_.folded.sensitive, folded) &&
+      !PathListMatches(tables_.folded.not_sensitive, folded)) {
     level = Max(Raise(level), tables_.settings.sensitive_minimum);
     why = std::string(what) + " " + shown + ", a sensitive file (secrets, keys or credentials).";
   }

@@ -43,6 +43,31 @@ bool RegexMayStart(std::string_view program, std::size_t i) {
          before == ';' || before == '&' || before == '|' || before == '\n' || before == '}';
 }
 
+/// Unpacking an archive writes files the command line does not name (`tar
+/// xf x.tar`, `unzip x.zip`, `7z x`, `gunzip Makefile.gz`).
+bool Unpacks(std::string_view name, const std::vector<Word>& words, std::size_t start) {
+  if (NameIn(name, {"unzip", "gunzip", "bunzip2", "unxz", "unzstd", "uncompress", "unrar"})) {
+    return true;
+  }
+  if (NameIn(name, {"7z", "7za", "7zz"})) {
+    for (std::size_t i = start + 1; i < words.size(); ++i) {
+      if (IsOptionWord(words[i].text)) continue;
+      return words[i].text == "x" || words[i].text == "e";
+    }
+    return false;
+  }
+  if (!NameIn(name, {"tar", "bsdtar", "gtar"})) return false;
+  for (std::size_t i = start + 1; i < words.size(); ++i) {
+    const std::string& text = words[i].text;
+    if (text == "--extract" || text == "--get") return true;
+    // `tar xf`, `tar -xzf`: the first word may be a cluster without a dash.
+    const bool cluster = (text.size() > 1 && text[0] == '-' && text[1] != '-') ||
+                         (i == start + 1 && !text.empty() && text[0] != '-');
+    if (cluster && text.find('x') != std::string::npos) return true;
+  }
+  return false;
+}
+
 bool SecretName(std::string_view name) {
   std::string upper(name);
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -80,6 +105,7 @@ void Walker::AnalyseProgram(const CommandNode& entry, std::string_view name,
   if (NameIn(name, {"awk", "gawk", "mawk", "nawk"})) AwkProgram(words, start, segment);
   if (NameIn(name, {"alias", "trap"})) ShellBodies(name, words, start, segment, code_depth);
   SecretsShown(name, words, start, segment);
+  CredentialSearch(entry, name, words, start, segment);
   if (NameIn(name, {"npm", "pnpm", "yarn", "bun", "cnpm"})) {
     PackageScript(entry, words, start, segment, code_depth);
   }
@@ -101,6 +127,9 @@ void Walker::AnalyseProgram(const CommandNode& entry, std::string_view name,
         }
       }
     }
+  }
+  if (level >= Level::kL1 && !cwd_unknown_ && cwd_in_project_ && Unpacks(name, words, start)) {
+    wrote_file_ = true;
   }
   WriteThenRun(entry, level, segment);
 }

@@ -410,15 +410,20 @@ Word Parser::ParseWord(int depth, int parent) {
     const char c = Peek();
     if (IsMeta(c)) {
       // `name=(a b c)`: an array assignment keeps its parentheses.
+      // Substitutions in its elements (`a=($(…))`, `a=([$(…)]=1)`) run now.
       if (c == '(' && !word.text.empty() && word.text.back() == '=' && IsAssignment(word.text)) {
+        const std::size_t from = word.text.size();
         SkipBalanced('(', ')', word);
+        ScanInsideExpansion(word, from, depth, parent);
         continue;
       }
-      // extglob `@(a|b)`, `!(x)`: part of the word.
+      // extglob `@(a|b)`, `!(x)`: part of the word (a substitution in it runs).
       if (c == '(' && !word.text.empty() &&
           (word.text.back() == '@' || word.text.back() == '!' || word.text.back() == '+' ||
            word.text.back() == '?' || word.text.back() == '*')) {
+        const std::size_t from = word.text.size();
         SkipBalanced('(', ')', word);
+        ScanInsideExpansion(word, from, depth, parent);
         continue;
       }
       break;

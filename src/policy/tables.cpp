@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <functional>
 
@@ -142,12 +144,12 @@ class Loader {
       return command;
     }
     if (!node.IsMap()) return At(node, "command '" + name + "': expected a level or a map");
-    if (auto ok =
-            CheckKeys(node,
-                      {"level", "why", "aliases", "options_with_value", "subcommands", "rules",
-                       "runs", "code_options", "code_rules", "query_options", "default_command",
-                       "skip_positionals", "data_args", "writes_args", "writes_last_arg"},
-                      "command '" + name + "'");
+    if (auto ok = CheckKeys(
+            node,
+            {"level", "why", "aliases", "options_with_value", "subcommands", "rules", "runs",
+             "code_options", "code_rules", "query_options", "default_command", "skip_positionals",
+             "data_args", "writes_args", "writes_last_arg", "print_only", "loads_project"},
+            "command '" + name + "'");
         !ok) {
       return Fail(ok.error());
     }
@@ -164,7 +166,8 @@ class Loader {
     }
     for (auto [key, target] : {std::pair{"options_with_value", &command.options_with_value},
                                std::pair{"code_options", &command.code_options},
-                               std::pair{"query_options", &command.query_options}}) {
+                               std::pair{"query_options", &command.query_options},
+                               std::pair{"print_only", &command.print_only}}) {
       if (!node[key]) continue;
       auto values = Strings(node[key]);
       if (!values) return Fail(values.error());
@@ -215,6 +218,7 @@ class Loader {
     if (node["data_args"]) command.data_args = node["data_args"].as<bool>();
     if (node["writes_args"]) command.writes_args = node["writes_args"].as<bool>();
     if (node["writes_last_arg"]) command.writes_last_arg = node["writes_last_arg"].as<bool>();
+    if (node["loads_project"]) command.loads_project = node["loads_project"].as<bool>();
     if (const YAML::Node subcommands = node["subcommands"]) {
       if (!subcommands.IsMap()) return At(subcommands, "subcommands is a map name → entry");
       for (const auto& entry : subcommands) {
@@ -266,6 +270,7 @@ class Loader {
                                            : key == "scratch"        ? &tables.scratch
                                            : key == "guard"          ? &tables.guard
                                            : key == "audit_database" ? &tables.audit_database
+                                           : key == "build_files"    ? &tables.build_files
                                                                      : nullptr;
         if (target == nullptr) return At(entry.first, "unknown path list '" + key + "'");
         auto values = Strings(entry.second);
@@ -356,7 +361,9 @@ Result<void> ParseTables(std::string_view yaml, std::string_view source, Tables&
   if (!parsed) return Fail(parsed.error());
   const YAML::Node& root = *parsed;
   try {
-    return Loader(source).Load(root, tables);
+    auto loaded = Loader(source).Load(root, tables);
+    if (loaded) FoldPathLists(tables);
+    return loaded;
   } catch (const YAML::Exception& error) {
     std::string where(source);
     if (error.mark.line >= 0) where += ":" + std::to_string(error.mark.line + 1);
@@ -415,22 +422,80 @@ bool PathGlobMatches(std::string_view pattern, std::string_view text, bool ancho
   return util::GlobMatches(pattern, text);
 }
 
+/// One pattern of a path list against a path and its file name.
+bool PathPatternMatches(std::string_view pattern, std::string_view path, std::string_view name) {
+  if (pattern.empty()) return false;
+  if (pattern.find('/') == std::string_view::npos) return PathGlobMatches(pattern, name, true);
+  if (pattern.front() == '/' || pattern.front() == '~') return PathGlobMatches(pattern, path, true);
+  return PathGlobMatches(pattern, path, true) ||
+         PathGlobMatches("**/" + std::string(pattern), path, false);
+}
+
+std::string_view FileName(std::string_view path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
 }  // namespace
 
 bool PathListMatches(const std::vector<std::string>& patterns, std::string_view path) {
-  const std::size_t slash = path.rfind('/');
-  const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const std::string_view name = FileName(path);
   for (const std::string& pattern : patterns) {
-    if (pattern.find('/') == std::string::npos) {
-      if (PathGlobMatches(pattern, name, true)) return true;
-    } else if (pattern.front() == '/' || pattern.front() == '~') {
-      if (PathGlobMatches(pattern, path, true)) return true;
-    } else if (PathGlobMatches(pattern, path, true) ||
-               PathGlobMatches("**/" + pattern, path, false)) {
-      return true;
-    }
+    if (PathPatternMatches(pattern, path, name)) return true;
   }
   return false;
+}
+
+std::string FoldPath(std::string_view normalized_path) {
+  // Windows also separates names with `\` (`.claude\settings.json`).
+  std::string lower;
+  lower.reserve(normalized_path.size());
+  for (char c : normalized_path) {
+    c = c == '\\' ? '/' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (c == '/' && !lower.empty() && lower.back() == '/') continue;
+    lower.push_back(c);
+  }
+  if (lower.ends_with("::$data")) lower.resize(lower.size() - 7);
+  if (const char* home = std::getenv("HOME");
+      home != nullptr && home[0] == '/' && home[1] != '\0') {
+    std::string home_dir(home);
+    for (char& c : home_dir) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    while (home_dir.size() > 1 && home_dir.back() == '/') home_dir.pop_back();
+    if (lower.rfind(home_dir, 0) == 0 &&
+        (lower.size() == home_dir.size() || lower[home_dir.size()] == '/')) {
+      lower = "~" + lower.substr(home_dir.size());
+    }
+  }
+  // Windows opens `settings.json.` and `.claude ./x` as `settings.json` and
+  // `.claude/x`; `.` and `..` keep their meaning.
+  std::string out;
+  out.reserve(lower.size());
+  std::size_t begin = 0;
+  while (begin <= lower.size()) {
+    const std::size_t end = std::min(lower.find('/', begin), lower.size());
+    std::string_view name = std::string_view(lower).substr(begin, end - begin);
+    if (name.find_first_not_of('.') != std::string_view::npos) {
+      while (!name.empty() && (name.back() == '.' || name.back() == ' ')) name.remove_suffix(1);
+    }
+    out += name;
+    if (end == lower.size()) break;
+    out.push_back('/');
+    begin = end + 1;
+  }
+  return out;
+}
+
+void FoldPathLists(Tables& tables) {
+  auto fold = [](const std::vector<std::string>& patterns) {
+    std::vector<std::string> out = patterns;
+    for (std::string& pattern : out) {
+      for (char& c : pattern) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return out;
+  };
+  tables.folded = {fold(tables.sensitive),  fold(tables.not_sensitive), fold(tables.config),
+                   fold(tables.system),     fold(tables.guard),         fold(tables.audit_database),
+                   fold(tables.build_files)};
 }
 
 }  // namespace togmal::policy

@@ -69,6 +69,12 @@ struct CommandNode {
   bool data_args = false;
   bool writes_args = false;
   bool writes_last_arg = false;
+  /// Names (lower case, dotted) that code may consist of and still only print
+  /// (`print`, `sys.version`): such code is L1.
+  std::vector<std::string> print_only;
+  /// A build or test tool that loads the project's files (build files,
+  /// tests): run after a write in the same command line, it runs what was written.
+  bool loads_project = false;
 };
 
 struct ToolEntry {
@@ -136,6 +142,8 @@ struct RawCommandNode {
   bool data_args = false;
   bool writes_args = false;
   bool writes_last_arg = false;
+  RawStrings print_only;
+  bool loads_project = false;
 };
 
 struct RawToolEntry {
@@ -164,7 +172,7 @@ struct CompiledCommandName {
 /// CommandNodes one at a time, on first lookup (LazyCommands).
 struct CompiledTables {
   Settings settings;
-  RawStrings sensitive, not_sensitive, config, system, scratch, guard, audit_database;
+  RawStrings sensitive, not_sensitive, config, system, scratch, guard, audit_database, build_files;
   RawList<RawToolEntry> tools;
   RawList<RawAssignment> assignments;
   RawList<CompiledCommandName> names;
@@ -190,6 +198,15 @@ struct Tables {
   std::vector<std::string> sensitive, not_sensitive, config, system, scratch;
   /// togmal's own files and the host settings that register it; the audit database.
   std::vector<std::string> guard, audit_database;
+  /// Files build and test tools read (CMakeLists.txt, conftest.py, .npmrc).
+  std::vector<std::string> build_files;
+  /// The path lists above in lower case, matched against FoldPath spellings
+  /// (what a case-insensitive file system opens); scratch places are not
+  /// folded: only as written are they harmless.
+  struct Folded {
+    std::vector<std::string> sensitive, not_sensitive, config, system, guard, audit_database,
+        build_files;
+  } folded;
   /// Parsed entries (from YAML); they shadow the compiled ones.
   std::unordered_map<std::string, std::shared_ptr<const CommandNode>> commands;
   /// The built-in entries not yet looked up (set by Classifier::Compiled()).
@@ -216,6 +233,15 @@ extern const CompiledTables kCompiledTables;
 /// Path-list match: a pattern without '/' matches the file name; one with
 /// '/' matches the whole path, or its tail when not anchored at / or ~.
 bool PathListMatches(const std::vector<std::string>& patterns, std::string_view normalized_path);
+
+/// The spelling under which a case-insensitive file system (macOS, Windows)
+/// opens the same file as `normalized_path`: lower case, the home directory
+/// as `~` whatever its case, `\` as `/`, and what Windows ignores dropped
+/// (trailing dots and blanks of each name, a `::$DATA` stream suffix).
+std::string FoldPath(std::string_view normalized_path);
+
+/// Fills `tables.folded` from the path lists (after they are loaded or replaced).
+void FoldPathLists(Tables& tables);
 
 /// Lexically normalises a path word for matching: `$HOME`/`${HOME}`/the home
 /// directory → `~`, duplicate and trailing slashes and `./` removed.

@@ -50,6 +50,8 @@ CommandNode NodeFromRaw(const RawCommandNode& raw) {
   node.data_args = raw.data_args;
   node.writes_args = raw.writes_args;
   node.writes_last_arg = raw.writes_last_arg;
+  node.print_only = Strings(raw.print_only);
+  node.loads_project = raw.loads_project;
   return node;
 }
 
@@ -62,6 +64,8 @@ void TablesFromCompiled(const CompiledTables& compiled, Tables& tables) {
   tables.scratch = Strings(compiled.scratch);
   tables.guard = Strings(compiled.guard);
   tables.audit_database = Strings(compiled.audit_database);
+  tables.build_files = Strings(compiled.build_files);
+  FoldPathLists(tables);
   for (const RawToolEntry& raw : compiled.tools) {
     ToolEntry tool;
     tool.name = raw.name;

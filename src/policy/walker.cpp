@@ -43,7 +43,13 @@ void Walker::Line(std::string_view text, SegmentOrigin origin, int code_depth) {
       }
     }
   }
+  // A code string is walked in the middle of its command: what that command
+  // pipes to and from is its own again afterwards.
+  const bool pipes_out = pipes_out_;
+  std::string piped_from = std::move(piped_from_);
   for (std::size_t i = 0; i < lex.commands.size(); ++i) Simple(lex, i, facts, origin, code_depth);
+  pipes_out_ = pipes_out;
+  piped_from_ = std::move(piped_from);
 }
 
 void Walker::CheckAssignment(std::string_view assignment, std::string_view segment) {
@@ -74,6 +80,8 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
   const SimpleCommand& command = lex.commands[index];
   const std::string& segment = command.text;
   wrote_before_ = wrote_file_;
+  pipes_out_ = command.connector == Connector::kPipe;
+  piped_from_.clear();
   if (segments_ != nullptr && (!command.words.empty() || !command.assignments.empty())) {
     segments_->push_back({command.text, command.Argv(), origin, command.depth + code_depth});
   }
@@ -105,6 +113,7 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
     const SimpleCommand& producer = lex.commands[static_cast<std::size_t>(command.pipe_from)];
     stdin_source.kind = Stdin::Kind::kPipe;
     stdin_source.producer = producer.text;
+    piped_from_ = producer.text;
     if (!producer.words.empty()) {
       const std::string name = Lower(producer.words.front().text);
       if (name == "echo" || name == "printf") {
@@ -130,6 +139,7 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
   } else {
     Words(command.words, 0, stdin_source, segment, code_depth);
   }
+  HiddenCode(command, facts.substituted[index], segment);
   // After the command's own finding, so that it is the one shown when both
   // are at the same level.
   if (facts.substituted[index]) {
@@ -214,11 +224,30 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   std::string label = Join(words, start, start + 1);
   for (std::size_t p = 1; p < path.size(); ++p) label += " " + words[path[p].index].text;
   const bool in_project = !cwd_unknown_ && cwd_in_project_;
+  // After `cd /tmp`, `rm -rf x` deletes /tmp/x: the rules see relative
+  // operands as the scratch paths they are (never with `..`).
+  std::vector<Word> in_scratch;
+  const bool unknown_scratch = cwd_unknown_ && cwd_scratch_ && !made_link_;
+  if (unknown_scratch || (!in_project && !cwd_unknown_ && cwd_.rfind("/dev", 0) != 0 &&
+                          PathListMatches(tables_.scratch, cwd_))) {
+    in_scratch = words;
+    for (std::size_t w = start + 1; w < in_scratch.size(); ++w) {
+      std::string& text = in_scratch[w].text;
+      if (text.empty() || text.front() == '/' || text.front() == '~' || text.front() == '$' ||
+          IsOptionWord(text) || text.find("..") != std::string::npos || in_scratch[w].expands ||
+          in_scratch[w].substitutes) {
+        continue;
+      }
+      // Links made earlier in the line are followed.
+      text = unknown_scratch ? "$TMPDIR/" + text : Resolve(text);
+    }
+  }
+  const std::vector<Word>& rule_words = in_scratch.empty() ? words : in_scratch;
   Level level = deepest.node->level;
   std::string why = deepest.node->why;
   bool rule_matched = false;
   {
-    const ArgView view = ViewArgs(words, deepest.index + 1, deepest.node->options_with_value);
+    const ArgView view = ViewArgs(rule_words, deepest.index + 1, deepest.node->options_with_value);
     for (const ArgRule& rule : deepest.node->rules) {
       if (RuleMatches(rule, view, in_project)) {
         level = rule.level;
@@ -229,7 +258,7 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
     }
   }
   for (std::size_t p = 0; p + 1 < path.size(); ++p) {
-    const ArgView view = ViewArgs(words, path[p].index + 1, path[p].node->options_with_value);
+    const ArgView view = ViewArgs(rule_words, path[p].index + 1, path[p].node->options_with_value);
     for (const ArgRule& rule : path[p].node->rules) {
       if (RuleMatches(rule, view, in_project)) {
         if (rule.level > level) {
@@ -314,6 +343,10 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
     }
   }
   if (!wrapper) AnalyseProgram(*found, name, words, start, level, segment, code_depth);
+  // npx reads the package managers' settings (node-options) before it runs the program.
+  if (wrapper && found == tables_.FindCommand("npx") && !cwd_unknown_) {
+    RunnerSettings(cwd_, segment);
+  }
   if (findings_ != nullptr) path_findings.end = findings_->size();
   if (name == "cd" || name == "pushd" || name == "ln") TrackDirectory(name, words, start);
   if (name == "export" || name == "declare" || name == "typeset" || name == "local" ||

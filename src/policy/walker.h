@@ -109,6 +109,9 @@ class Walker {
                std::string_view segment, int code_depth);
   Level ScanText(const CommandNode& node, std::string_view code, std::string* why) const;
   void CheckAssignment(std::string_view assignment, std::string_view segment);
+  /// Expansions that run code kept in a variable (`${x@P}`, `${!name}`) and
+  /// substitutions stored as text for them (hidden_code.cpp).
+  void HiddenCode(const SimpleCommand& command, bool substituted, std::string_view segment);
 
   // Program-specific analysers (program_analysers.cpp, package_scripts.cpp,
   // windows_shells.cpp, guard_paths.cpp): what a command runs or touches
@@ -133,6 +136,20 @@ class Walker {
   /// A word of a command that changes something, naming the guard's own files.
   void CheckGuardWord(std::string_view word, Level level, bool copy_source, bool sql,
                       std::string_view statement, std::string_view segment);
+  /// Searching where credentials live for secrets, or finding and printing
+  /// credential-looking files (credential_hunting.cpp).
+  void CredentialSearch(const CommandNode& entry, std::string_view name,
+                        const std::vector<Word>& words, std::size_t start,
+                        std::string_view segment);
+  void FindCredentials(std::string_view name, const std::vector<Word>& words, std::size_t start,
+                       std::string_view segment);
+  /// The home directory, its dot-folders, other homes, / or /etc.
+  bool SecretPath(std::string_view path) const;
+  /// A file in a home dot-folder whose name says it holds a secret.
+  bool SecretLookingFile(std::string_view path) const;
+  /// .npmrc, .yarnrc(.yml), bunfig.toml in `directory` that replace the shell
+  /// or load code into the scripts a package manager runs.
+  void RunnerSettings(const std::string& directory, std::string_view segment);
   /// A write followed by a command that runs project code (tests, builds).
   void WriteThenRun(const CommandNode& entry, Level level, std::string_view segment);
 
@@ -141,9 +158,13 @@ class Walker {
   std::string cwd_;             // where the command runs now: moved by `cd`
   bool cwd_unknown_ = false;    // `cd "$X"`: later relative paths point anywhere
   bool cwd_in_project_ = true;  // cwd_ is the project or a directory inside it
+  bool cwd_scratch_ = false;    // cwd_unknown_, but a scratch directory (`cd "$(mktemp -d)"`)
+  bool made_link_ = false;      // `ln` ran earlier in the line
   std::unordered_map<std::string, std::string> links_;  // `ln -s`: link → target
   bool wrote_file_ = false;    // a file inside the project was written in this line
   bool wrote_before_ = false;  // … by a command before the current one
+  bool pipes_out_ = false;     // the current command's output is piped to another
+  std::string piped_from_;     // the command whose output is the current one's stdin
   std::vector<Finding>* findings_;
   std::vector<ExecutedSegment>* segments_;
   int wrapped_ = 0;  // wrappers inside wrappers (`nice nice … ls`), bounded

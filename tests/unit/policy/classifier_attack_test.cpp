@@ -73,6 +73,29 @@ TEST(PackageScripts, TheBodyInPackageJsonDecides) {
   EXPECT_EQ(In(project.path(), "npm run lint:fix"), Level::kL2);
 }
 
+TEST(PackageScripts, SettingsThatReplaceTheShellOrLoadCode) {
+  ScratchDir project;
+  project.Write("package.json", R"({"scripts": {"test": "jest"}})");
+  EXPECT_EQ(In(project.path(), "npm test"), Level::kL1);
+  project.Write(".npmrc", "registry=https://registry.npmjs.org/\n");
+  EXPECT_EQ(In(project.path(), "npm test"), Level::kL1);
+  project.Write(".npmrc", "registry=https://registry.npmjs.org/\nscript-shell = /tmp/x.sh\n");
+  EXPECT_EQ(In(project.path(), "npm test"), Level::kL2);
+  EXPECT_EQ(In(project.path(), "pnpm run test"), Level::kL2);
+  ScratchDir other;
+  other.Write(".npmrc", "node-options=--require ./evil.js\n");
+  EXPECT_EQ(In(other.path(), "npm run build"), Level::kL2);
+  EXPECT_EQ(In(other.path(), "npx eslint ."), Level::kL2);
+  EXPECT_EQ(In(project.path(), "npx tsc --noEmit"), Level::kL2);
+  EXPECT_EQ(In(ScratchDir().path(), "npx eslint ."), Level::kL1);
+  ScratchDir yarn;
+  yarn.Write(".yarnrc.yml", "yarnPath: .yarn/releases/evil.cjs\n");
+  EXPECT_EQ(In(yarn.path(), "yarn test"), Level::kL2);
+  ScratchDir bun;
+  bun.Write("bunfig.toml", "preload = [\"./evil.ts\"]\n");
+  EXPECT_EQ(In(bun.path(), "bun run test"), Level::kL2);
+}
+
 TEST(PackageScripts, UnreadablePackageJsonTrustsOnlyCommonNames) {
   ScratchDir project;  // no package.json
   EXPECT_EQ(In(project.path(), "npm run build"), Level::kL1);
@@ -116,7 +139,9 @@ TEST(GuardFiles, AnAgentStartedInHome) {
 TEST(SecretsOutput, TheSettingRelaxesIt) {
   auto relaxed = Classifier::FromYaml("settings: {secrets_output: L0}\n", "user.yaml", &Embedded());
   ASSERT_TRUE(relaxed) << relaxed.error();
-  for (const char* command : {"env", "printenv", "echo $API_KEY", "printenv GITHUB_TOKEN"}) {
+  for (const char* command :
+       {"env", "printenv", "echo $API_KEY", "printenv GITHUB_TOKEN", "grep -ri password ~",
+        "find ~ -name '*token*' -exec cat {} +", "cat ~/.config/app/token"}) {
     EXPECT_EQ(Embedded().ClassifyCommand(command).level, Level::kL2) << command;
     EXPECT_EQ(relaxed->ClassifyCommand(command).level, Level::kL0) << command;
   }
@@ -140,6 +165,10 @@ TEST(AttackAnalysers, StayLinear) {
       repeat("alias a='ls'; ", 2000),
       "pwsh -Command " + repeat("Get-ChildItem; ", 5000),
       repeat("echo $API_KEY_", 5000),
+      "echo " + repeat("${", 50000) + "x@P" + repeat("}", 50000),
+      "grep -r token " + repeat("~/.config/a ", 4000),
+      "find ~ -name '*token*' " + repeat("-exec cat {} + ", 2000),
+      repeat("x='$(id)'; ", 5000),
   };
   for (const std::string& input : inputs) {
     const auto begin = std::chrono::steady_clock::now();

@@ -1,0 +1,246 @@
+// Credential hunting: searching the home directory, its dot-folders or the
+// system's configuration for secret words (`grep -ri password ~`, `rg token
+// ~/.config`), finding credential-looking files and printing them (`find ~
+// -name '*.pem' -exec cat {} +`), reading files whose names say they hold a
+// secret (`cat ~/.config/*/token`). What they print goes to the agent: the
+// `secrets_output` level (L2; L0 turns the check off).
+#include <cctype>
+
+#include "walker.h"
+
+namespace togmal::policy {
+namespace {
+
+/// Lower-case parts of a search pattern or file name that ask for a secret.
+constexpr std::string_view kSecretWords[] = {
+    "token",      "secret", "passw",      "passwd", "pwd",    "api_key", "apikey", "api-key",
+    "access",     "priv",   "credential", "auth",   "bearer", "aws_",    "ghp_",   "gho_",
+    "github_pat", "glpat",  "sk-",        "xox",    "akia",   "begin",   "cookie", "session"};
+
+/// Whether `text` holds `word` (lower case), ignoring case; no allocation:
+/// it runs on every word of a search.
+bool HoldsIgnoringCase(std::string_view text, std::string_view word) {
+  if (word.size() > text.size()) return false;
+  for (std::size_t i = 0; i + word.size() <= text.size(); ++i) {
+    std::size_t k = 0;
+    while (k < word.size() && std::tolower(static_cast<unsigned char>(text[i + k])) == word[k]) {
+      ++k;
+    }
+    if (k == word.size()) return true;
+  }
+  return false;
+}
+
+bool SecretWord(std::string_view text) {
+  for (std::string_view word : kSecretWords) {
+    if (HoldsIgnoringCase(text, word)) return true;
+  }
+  return false;
+}
+
+/// File names that say they hold a secret (`token`, `github-token.json`,
+/// `.api_key`); a shorter list than for search patterns: `auth.ts` is code.
+bool SecretFileName(std::string_view name) {
+  const std::string lower = Lower(name);
+  // Browsers' cookie and login stores hold sessions and passwords too.
+  for (std::string_view word :
+       {"token", "secret", "passw", "credential", "api_key", "apikey", "api-key", "access_key",
+        "private_key", "privatekey", "cookies", "logins.json", "key4.db", "login data"}) {
+    if (lower.find(word) != std::string::npos) return true;
+  }
+  return false;
+}
+
+/// Folded paths (FoldPath) where credentials live: the home directory itself
+/// and its dot-folders, other users' homes, the root and /etc.
+bool SecretPlace(std::string_view folded) {
+  if (folded == "~" || folded == "/" || folded == "/home" || folded == "/root" ||
+      folded == "/users" || folded == "/etc" || folded.starts_with("/etc/") ||
+      folded.starts_with("~/.") || folded.starts_with("/root/") ||
+      folded.starts_with("~/library") || folded.starts_with("~/appdata")) {
+    return true;
+  }
+  // Another user's home, or the home directories of everyone.
+  for (std::string_view homes : {"/home/", "/users/"}) {
+    if (folded.starts_with(homes) && folded.find('/', homes.size()) == std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool NameIn(std::string_view name, std::initializer_list<std::string_view> names) {
+  for (std::string_view candidate : names) {
+    if (name == candidate) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool Walker::SecretPath(std::string_view path) const {
+  if (path.empty() || path.front() == '-') return false;
+  const std::string expanded = Resolve(path);
+  return SecretPlace(FoldPath(NormalizePath(expanded.empty() ? std::string(path) : expanded)));
+}
+
+bool Walker::SecretLookingFile(std::string_view path) const {
+  const std::string folded = FoldPath(NormalizePath(Resolve(path)));
+  // Not /etc: /etc/passwd holds no password.
+  if (!folded.starts_with("~/.") && !folded.starts_with("/root/.")) return false;
+  const std::size_t slash = folded.rfind('/');
+  return SecretFileName(std::string_view(folded).substr(slash + 1));
+}
+
+void Walker::CredentialSearch(const CommandNode& entry, std::string_view name,
+                              const std::vector<Word>& words, std::size_t start,
+                              std::string_view segment) {
+  const Level level = tables_.settings.secrets_output;
+  if (level == Level::kL0) return;
+  if (NameIn(name, {"find", "fd", "fdfind"})) {
+    FindCredentials(name, words, start, segment);
+    return;
+  }
+  // awk and sed scripts filter like a grep pattern (`awk '/token/' ~/.config/*/*`).
+  if (!NameIn(name, {"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ugrep", "awk", "gawk",
+                     "mawk", "nawk", "sed", "gsed"})) {
+    return;
+  }
+  // The patterns (-e, --regexp=, else the first operand) and the paths searched.
+  bool recursive = NameIn(name, {"rg", "ag", "ack"});
+  bool explicit_pattern = false;
+  bool secret_pattern = false;
+  std::vector<std::string_view> paths;
+  bool operands = false;
+  for (std::size_t i = start + 1; i < words.size(); ++i) {
+    const std::string& text = words[i].text;
+    if (text == "--") {
+      operands = true;
+      continue;
+    }
+    if (!operands && IsOptionWord(text)) {
+      if (text == "-e" || text == "--regexp" || text == "-f" || text == "--file") {
+        explicit_pattern = true;
+        if (i + 1 < words.size() && text.back() == 'e') {
+          secret_pattern = secret_pattern || SecretWord(words[i + 1].text);
+        }
+        ++i;
+        continue;
+      }
+      if (text.starts_with("--regexp=")) {
+        explicit_pattern = true;
+        secret_pattern = secret_pattern || SecretWord(text);
+        continue;
+      }
+      if (text == "-r" || text == "-R" || text == "--recursive" ||
+          text == "--dereference-recursive" || text == "--directories=recurse" ||
+          (text[1] != '-' && (FlagMatches("-r", text) || FlagMatches("-R", text)))) {
+        recursive = true;
+      }
+      if (Contains(entry.options_with_value, text)) ++i;
+      continue;
+    }
+    if (!explicit_pattern) {
+      // A pattern known only at run time (`"$P"`) may be any secret word.
+      explicit_pattern = true;
+      secret_pattern = SecretWord(text) || words[i].expands || words[i].substitutes;
+      continue;
+    }
+    paths.push_back(text);
+  }
+  if (paths.empty() && secret_pattern && !piped_from_.empty()) {
+    // `find ~/.config -type f | xargs grep -i token`, `cat ~/.bashrc | grep
+    // -i key`: what is filtered for secrets comes from where credentials live.
+    std::string_view rest = piped_from_;
+    while (!rest.empty()) {
+      const std::size_t blank = std::min(rest.find_first_of(" \t\n"), rest.size());
+      const std::string_view token = rest.substr(0, blank);
+      rest.remove_prefix(std::min(blank + 1, rest.size()));
+      if (!token.empty() && token.size() <= 4096 && SecretPath(token)) {
+        Add(level,
+            "Filters what '" + Shorten(piped_from_, 60) +
+                "' reads where credentials live for secrets: what it finds is shown to the agent.",
+            segment);
+        return;
+      }
+    }
+  }
+  for (std::string_view path : paths) {
+    // A glob reaches many files as a recursive search does (`~/.config/*/*`).
+    const bool many = recursive || path.find('*') != std::string_view::npos;
+    if (many && secret_pattern && SecretPath(path)) {
+      Add(level,
+          "Searches '" + Shorten(path, 60) +
+              "', where credentials live, for secrets: what it finds is shown to the agent.",
+          segment);
+      return;
+    }
+  }
+}
+
+void Walker::FindCredentials(std::string_view name, const std::vector<Word>& words,
+                             std::size_t start, std::string_view segment) {
+  const bool fd = name != "find";
+  std::size_t i = start + 1;
+  std::vector<std::string_view> places;
+  bool secret_name = false;
+  bool prints = pipes_out_;  // `find … | xargs cat` prints what find names
+  if (!fd) {
+    // find [-H|-L|-P|-O…|-D …] [starting point…] [expression]
+    while (i < words.size() && (words[i].text == "-H" || words[i].text == "-L" ||
+                                words[i].text == "-P" || words[i].text.starts_with("-O"))) {
+      ++i;
+    }
+    for (; i < words.size(); ++i) {
+      const std::string& text = words[i].text;
+      if (text.empty() || text.front() == '-' || text == "(" || text == "!") break;
+      places.push_back(text);
+    }
+  }
+  bool fd_pattern = false;
+  for (; i < words.size(); ++i) {
+    const std::string& text = words[i].text;
+    if (fd && !IsOptionWord(text)) {
+      if (!fd_pattern) {
+        fd_pattern = true;
+        secret_name = secret_name || SecretWord(text);
+      } else {
+        places.push_back(text);
+      }
+      continue;
+    }
+    if ((text == "-name" || text == "-iname" || text == "-path" || text == "-ipath" ||
+         text == "-wholename" || text == "-regex" || text == "-iregex" || text == "-e" ||
+         text == "--extension" || text == "-g" || text == "--glob") &&
+        i + 1 < words.size()) {
+      const std::string& pattern = words[i + 1].text;
+      secret_name = secret_name || SecretWord(pattern) ||
+                    PathListMatches(tables_.folded.sensitive, FoldPath(NormalizePath(pattern))) ||
+                    (fd && PathListMatches(tables_.folded.sensitive, "x." + Lower(pattern)));
+      ++i;
+      continue;
+    }
+    if (text == "-exec" || text == "-execdir" || text == "-ok" || text == "-okdir" ||
+        (fd && (text == "-x" || text == "-X" || text.starts_with("--exec")))) {
+      prints = true;
+      // `-exec grep -l password {} +` asks for secrets itself. Each word
+      // is looked at once: the scan goes on after the command's end.
+      std::size_t k = i + 1;
+      for (; k < words.size() && words[k].text != ";" && words[k].text != "+"; ++k) {
+        secret_name = secret_name || SecretWord(words[k].text);
+      }
+      i = k;
+    }
+  }
+  if (places.empty()) places.push_back(".");
+  bool secret_place = false;
+  for (std::string_view place : places) secret_place = secret_place || SecretPath(place);
+  if (secret_place && secret_name && prints) {
+    Add(tables_.settings.secrets_output,
+        "Finds credential-looking files where credentials live and prints or passes them on: "
+        "what they hold is shown to the agent.",
+        segment);
+  }
+}
+
+}  // namespace togmal::policy
