@@ -18,6 +18,11 @@
 #include "togmal/analysis/training.h"
 
 namespace togmal::analysis {
+namespace generated {
+// The constant data togmal_train_builtin_model compiles into the binary.
+extern const std::size_t kBuiltInModelSize;
+extern const std::size_t kBuiltInCorpusSize;
+}  // namespace generated
 namespace {
 
 const DetectorBank& Bank() {
@@ -102,6 +107,13 @@ TEST(ModelFile, RoundTripsAndRejectsDamage) {
   EXPECT_FALSE(Model::Parse(flipped, "test")) << "a changed weight fails the checksum";
   EXPECT_FALSE(Model::Parse(bytes.substr(0, bytes.size() - 1), "test")) << "truncated";
   EXPECT_FALSE(Model::Parse("garbage", "test"));
+}
+
+// The budget: the built-in model (and the validation corpus shipped beside
+// it for `togmal train`) add at most 8 MB to the binary.
+TEST(ModelFile, TheBuiltInDataStaysWithinItsBudget) {
+  EXPECT_LE(generated::kBuiltInModelSize + generated::kBuiltInCorpusSize, std::size_t{8} << 20);
+  EXPECT_GT(generated::kBuiltInModelSize, std::size_t{0});
 }
 
 TEST(ModelFile, TheBuiltInModelLoadsAndKnowsEveryCategory) {
