@@ -38,20 +38,29 @@ bool IsTopLevel(const std::string& line) {
 }
 
 // Writes through a temporary file and a rename, so a reader (the hook, the
-// rules watcher) sees the old file or the new one, never half of one.
+// rules watcher) sees the old file or the new one, never half of one. A
+// symbolic link (dotfiles kept elsewhere) is written through, not replaced,
+// and an existing file keeps its permissions.
 Result<void> Replace(const fs::path& file, const std::string& text) {
   std::error_code error;
-  if (!file.parent_path().empty()) fs::create_directories(file.parent_path(), error);
-  const fs::path temporary = file.string() + ".togmal-tmp";
+  fs::path target = file;
+  if (fs::is_symlink(fs::symlink_status(file, error))) {
+    target = fs::canonical(file, error);
+    if (error) return Fail("cannot follow " + file.string() + ": " + error.message());
+  }
+  error.clear();
+  if (!target.parent_path().empty()) fs::create_directories(target.parent_path(), error);
+  const fs::perms mode = fs::exists(target, error) ? fs::status(target, error).permissions()
+                                                   : fs::perms::owner_read | fs::perms::owner_write;
+  const fs::path temporary = target.string() + ".togmal-tmp";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     out << text;
     if (!out.flush()) return Fail("cannot write " + temporary.string());
   }
-  fs::permissions(temporary, fs::perms::owner_read | fs::perms::owner_write,
-                  fs::perm_options::replace, error);
-  fs::rename(temporary, file, error);
-  if (error) return Fail("cannot replace " + file.string() + ": " + error.message());
+  fs::permissions(temporary, mode, fs::perm_options::replace, error);
+  fs::rename(temporary, target, error);
+  if (error) return Fail("cannot replace " + target.string() + ": " + error.message());
   return {};
 }
 

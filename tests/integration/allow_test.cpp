@@ -155,6 +155,24 @@ TEST_F(AllowCodes, AlwaysWritesAUserRuleThatRevokeRemoves) {
   EXPECT_EQ(Hook(event).first, "deny");
 }
 
+// A rule matches input values exactly: a nested value (MultiEdit's edits)
+// cannot be, so --always refuses and nothing is written; --for still works.
+TEST_F(AllowCodes, AlwaysRefusesInputARuleCannotMatchExactly) {
+  json event = json::parse(Event("x"));
+  event["tool_name"] = "MultiEdit";
+  event["tool_input"] = {{"file_path", (root_ / "proj/.claude/settings.json").string()},
+                         {"edits", json::array({{{"old_string", "a"}, {"new_string", "b"}}})}};
+  auto [decision, reason] = Hook(event.dump());
+  ASSERT_NE(decision, "allow") << reason;
+  const std::string code = CodeOf(reason);
+  auto always = Allow({code, "--always"});
+  EXPECT_EQ(always.exit_code, 65) << always.out;
+  EXPECT_NE(always.err.find("nested value (edits)"), std::string::npos) << always.err;
+  EXPECT_FALSE(fs::exists(root_ / "config/togmal/rules.yaml"));
+  ASSERT_EQ(Allow({code, "--for", "1h"}).exit_code, 0);
+  EXPECT_EQ(Hook(event.dump()).first, "allow");
+}
+
 TEST_F(AllowCodes, UnknownCodesAndTheAgentRunningAllowAreRefused) {
   auto unknown = Allow({"ZZZZ"});
   EXPECT_EQ(unknown.exit_code, 1);

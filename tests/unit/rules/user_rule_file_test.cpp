@@ -73,6 +73,26 @@ TEST(UserRuleFile, KeepsTheUsersCommentsAndRules) {
   EXPECT_EQ(Read(file), mine.substr(0, mine.size() - 1));
 }
 
+TEST(UserRuleFile, WritesThroughALinkAndKeepsTheFilesMode) {
+  togmal::testing::TempDir dir;
+  const fs::path real = fs::path(dir.path()) / "dotfiles/rules.yaml";
+  const fs::path link = fs::path(dir.path()) / "config/rules.yaml";
+  fs::create_directories(real.parent_path());
+  fs::create_directories(link.parent_path());
+  std::ofstream(real) << "rules:\n";
+  fs::permissions(real, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read,
+                  fs::perm_options::replace);
+  fs::create_symlink(real, link);
+  ASSERT_TRUE(AppendUserRule(link, "togmal allow K7Q2 --always", kItem).ok());
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_NE(Read(real).find("allow-code-K7Q2-4"), std::string::npos);
+  EXPECT_EQ(fs::status(real).permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  ASSERT_TRUE(*RemoveUserRule(link, "allow-code-K7Q2-4"));
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(Read(real), "rules:\n");
+}
+
 TEST(UserRuleFile, RefusesAFileItCannotAppendToSafely) {
   togmal::testing::TempDir dir;
   const fs::path file = fs::path(dir.path()) / "rules.yaml";
