@@ -5,6 +5,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 #include "server_impl.h"
 
@@ -59,6 +62,10 @@ class LogForwardingSink final : public spdlog::sinks::base_sink<std::mutex> {
     std::lock_guard lock(mutex_);
     target_ = target;
   }
+  void ClearTarget(Server::Impl* target) {
+    std::lock_guard lock(mutex_);
+    if (target_ == target) target_ = nullptr;
+  }
 
  protected:
   void sink_it_(const spdlog::details::log_msg& msg) override {
@@ -75,12 +82,32 @@ class LogForwardingSink final : public spdlog::sinks::base_sink<std::mutex> {
 
 // Never destroyed: loggers may outlive any static destructor order.
 const std::shared_ptr<LogForwardingSink>& ForwardingSinkPtr() {
-  static const auto* sink =
+  static const auto* const sink =
       new std::shared_ptr<LogForwardingSink>(std::make_shared<LogForwardingSink>());
   return *sink;
 }
 
 LogForwardingSink& ForwardingSink() { return *ForwardingSinkPtr(); }
+
+// Adds the forwarding sink to the default logger unless it has it. A
+// logger's sink list must not change while another thread logs through it,
+// and two servers may start at once (tests run several): so the default
+// logger is replaced by a copy that has the sink too, and the old one is kept
+// alive for any thread still holding its raw pointer.
+void InstallForwardingSink() {
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  std::shared_ptr<spdlog::logger> old = spdlog::default_logger();
+  std::vector<spdlog::sink_ptr> sinks = old->sinks();
+  if (std::find(sinks.begin(), sinks.end(), ForwardingSinkPtr()) != sinks.end()) return;
+  sinks.push_back(ForwardingSinkPtr());
+  auto logger = std::make_shared<spdlog::logger>(old->name(), sinks.begin(), sinks.end());
+  logger->set_level(old->level());
+  logger->flush_on(old->flush_level());
+  static auto* const replaced = new std::vector<std::shared_ptr<spdlog::logger>>;
+  replaced->push_back(std::move(old));  // once per logging set-up, so bounded
+  spdlog::set_default_logger(std::move(logger));
+}
 
 }  // namespace
 
@@ -92,16 +119,11 @@ int LogLevelRank(std::string_view name) {
 }
 
 void AttachLogForwarding(Server::Impl* target) {
-  if (target != nullptr) {
-    auto logger = spdlog::default_logger();
-    auto& sinks = logger->sinks();
-    bool attached = std::any_of(sinks.begin(), sinks.end(), [](const spdlog::sink_ptr& sink) {
-      return sink.get() == &ForwardingSink();
-    });
-    if (!attached) sinks.push_back(ForwardingSinkPtr());
-  }
+  InstallForwardingSink();
   ForwardingSink().SetTarget(target);
 }
+
+void DetachLogForwarding(Server::Impl* target) { ForwardingSink().ClearTarget(target); }
 
 void Server::Impl::SetLoggerLevelAtLeast(int rank) {
   auto logger = spdlog::default_logger();

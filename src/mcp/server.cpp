@@ -59,7 +59,7 @@ int Server::Impl::Run() {
   pool_.Drain();
   CloseListeners();
   running_ = false;
-  AttachLogForwarding(nullptr);
+  DetachLogForwarding(this);
   return 0;
 }
 

@@ -84,8 +84,11 @@ inline constexpr std::array<std::string_view, 8> kLogLevels = {
 /// The rank of an MCP log level name, -1 if it is none.
 int LogLevelRank(std::string_view name);
 
-/// Sends records of the default logger to `target` (null detaches).
+/// Sends records of the default logger to `target` from now on. One server
+/// receives them at a time: the one attached last.
 void AttachLogForwarding(Server::Impl* target);
+/// Stops sending records to `target`, if it is the one attached.
+void DetachLogForwarding(Server::Impl* target);
 
 /// The method table's vocabulary: where a method exists, where it runs, and
 /// what it needs of the legacy session.

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <set>
 
 #include "server_harness.h"
@@ -538,9 +539,10 @@ TEST_F(ServerTest, BatchesRejectedInOtherLegacyVersions) {
     InitializeLegacy(harness, version);
     harness.SendRaw(json::array({Request("b1", "ping")}).dump());
     auto reply = harness.At(1);
-    ASSERT_TRUE(reply);
-    EXPECT_EQ((*reply)["error"]["code"], -32600) << version;
-    EXPECT_TRUE(harness.MessagesWithId("b1").empty()) << version;
+    ASSERT_TRUE(reply) << version << ": no reply to the batch; sent so far:\n" << harness.Dump();
+    EXPECT_EQ((*reply)["error"]["code"], -32600) << version << "; sent so far:\n" << harness.Dump();
+    EXPECT_TRUE(harness.MessagesWithId("b1").empty()) << version << "; sent so far:\n"
+                                                      << harness.Dump();
   }
 }
 
@@ -565,6 +567,24 @@ TEST_F(ServerTest, LegacySetLevelForwardsServerLogs) {
   std::size_t before = harness_.Sent().size();
   harness_.Call(Request(6, "tools/call", {{"name", "echo"}, {"arguments", {{"text", "x"}}}}));
   EXPECT_EQ(harness_.Sent().size(), before + 1) << harness_.Dump();  // only the response
+}
+
+// Log forwarding is one process-wide sink; a server that stops must not cut
+// off the one attached after it (tests and embedders run several).
+TEST_F(ServerTest, AServerStoppingLeavesAnotherServersLogForwarding) {
+  auto first = std::make_unique<ServerHarness>(tools_, resources_);
+  first->Call(Request("up", "ping"));  // its Run() has attached
+  ServerHarness second(tools_, resources_);
+  second.Call(Request("up", "ping"));  // attached after the first
+  first->Finish();
+  first.reset();
+  InitializeLegacy(second, "2025-11-25");
+  EXPECT_EQ(second.Call(Request(1, "logging/setLevel", {{"level", "info"}}))["result"],
+            json::object());
+  second.Call(Request(2, "tools/call", {{"name", "echo"}, {"arguments", {{"text", "x"}}}}));
+  EXPECT_EQ(second.MessageWithMethod("notifications/message")["params"]["data"],
+            "echo tool says hello")
+      << second.Dump();
 }
 
 TEST_F(ServerTest, ModernLogLevelForwardsOnlyForThatRequestBeforeItsResponse) {
