@@ -215,8 +215,8 @@ void Walker::FindCredentials(std::string_view name, const std::vector<Word>& wor
         i + 1 < words.size()) {
       const std::string& pattern = words[i + 1].text;
       secret_name = secret_name || SecretWord(pattern) ||
-                    PathListMatches(tables_.folded.sensitive, FoldPath(NormalizePath(pattern))) ||
-                    (fd && PathListMatches(tables_.folded.sensitive, "x." + Lower(pattern)));
+                    PathListMatches(tables_.sensitive, FoldPath(NormalizePath(pattern))) ||
+                    (fd && PathListMatches(tables_.sensitive, "x." + Lower(pattern)));
       ++i;
       continue;
     }

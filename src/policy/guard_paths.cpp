@@ -56,8 +56,8 @@ Walker::Guarded Walker::GuardedPath(std::string_view path) const {
   const std::string resolved = FoldPath(Resolve(path));
   const std::string normalized = FoldPath(NormalizePath(Resolve(path)));
   const std::string as_written = FoldPath(NormalizePath(path));
-  if (PathListMatches(tables_.folded.audit_database, normalized) ||
-      PathListMatches(tables_.folded.audit_database, as_written)) {
+  if (PathListMatches(tables_.audit_database, normalized) ||
+      PathListMatches(tables_.audit_database, as_written)) {
     return Guarded::kAuditDatabase;
   }
   if (const std::string db = FoldPath(EnvDir("TOGMAL_DB", "")); !db.empty()) {
@@ -65,8 +65,7 @@ Walker::Guarded Walker::GuardedPath(std::string_view path) const {
       if (resolved == db + std::string(suffix)) return Guarded::kAuditDatabase;
     }
   }
-  if (PathListMatches(tables_.folded.guard, normalized) ||
-      PathListMatches(tables_.folded.guard, as_written)) {
+  if (PathListMatches(tables_.guard, normalized) || PathListMatches(tables_.guard, as_written)) {
     return Guarded::kGuardFile;
   }
   for (const std::string& root :

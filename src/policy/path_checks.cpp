@@ -146,9 +146,9 @@ void Walker::CheckReadPath(std::string_view path, Level base, std::string_view s
   // Case-insensitive file systems open `~/.SSH/ID_RSA` as the key itself.
   const std::string normalized = FoldPath(NormalizePath(path));
   const bool sensitive =
-      PathListMatches(tables_.folded.sensitive, normalized) ||
+      PathListMatches(tables_.sensitive, normalized) ||
       (cwd_ != project_ && !cwd_unknown_ &&
-       PathListMatches(tables_.folded.sensitive, FoldPath(NormalizePath(Resolve(path)))));
+       PathListMatches(tables_.sensitive, FoldPath(NormalizePath(Resolve(path)))));
   if (!sensitive) {
     // `cat ~/.config/*/token`: a file where credentials live, named as one.
     if (tables_.settings.secrets_output > Level::kL0 && SecretLookingFile(path)) {
@@ -159,7 +159,7 @@ void Walker::CheckReadPath(std::string_view path, Level base, std::string_view s
     }
     return;
   }
-  if (PathListMatches(tables_.folded.not_sensitive, normalized)) return;
+  if (PathListMatches(tables_.not_sensitive, normalized)) return;
   Add(Max(Raise(base), tables_.settings.sensitive_minimum),
       "'" + Shorten(path, 80) + "' is a sensitive file (secrets, keys or credentials).", segment);
 }
@@ -190,7 +190,7 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
   }
   Level level = inside_level;
   std::string why;
-  if (PathListMatches(tables_.folded.system, folded)) {
+  if (PathListMatches(tables_.system, folded)) {
     level = Level::kL3;
     why = std::string(what) + " " + shown + ", a system or shell start-up file.";
   } else if (!InsideProject(path)) {
@@ -203,9 +203,9 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
     bool data = false;
     for (std::string_view suffix : kData) data = data || normalized.ends_with(suffix);
     // … unless a build or test tool reads them (CMakeLists.txt, requirements.txt).
-    wrote_file_ = wrote_file_ || !data || PathListMatches(tables_.folded.build_files, folded);
+    wrote_file_ = wrote_file_ || !data || PathListMatches(tables_.build_files, folded);
   }
-  if (PathListMatches(tables_.folded.config, folded) && level < Level::kL2) {
+  if (PathListMatches(tables_.config, folded) && level < Level::kL2) {
     level = Level::kL2;
     why = std::string(what) + " " + shown +
           ", a file that controls how the project builds, runs or deploys.";
@@ -215,8 +215,8 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
     why = std::string(what) + " " + shown +
           ", one of togmal's own files or the agent settings that register it.";
   }
-  if (PathListMatches(tables_.folded.sensitive, folded) &&
-      !PathListMatches(tables_.folded.not_sensitive, folded)) {
+  if (PathListMatches(tables_.sensitive, folded) &&
+      !PathListMatches(tables_.not_sensitive, folded)) {
     level = Max(Raise(level), tables_.settings.sensitive_minimum);
     why = std::string(what) + " " + shown + ", a sensitive file (secrets, keys or credentials).";
   }

@@ -275,6 +275,12 @@ class Loader {
         if (target == nullptr) return At(entry.first, "unknown path list '" + key + "'");
         auto values = Strings(entry.second);
         if (!values) return Fail(values.error());
+        if (target != &tables.scratch) {
+          for (std::string& pattern : *values) {
+            for (char& c : pattern)
+              c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+          }
+        }
         *target = std::move(*values);
       }
     }
@@ -361,9 +367,7 @@ Result<void> ParseTables(std::string_view yaml, std::string_view source, Tables&
   if (!parsed) return Fail(parsed.error());
   const YAML::Node& root = *parsed;
   try {
-    auto loaded = Loader(source).Load(root, tables);
-    if (loaded) FoldPathLists(tables);
-    return loaded;
+    return Loader(source).Load(root, tables);
   } catch (const YAML::Exception& error) {
     std::string where(source);
     if (error.mark.line >= 0) where += ":" + std::to_string(error.mark.line + 1);
@@ -483,19 +487,6 @@ std::string FoldPath(std::string_view normalized_path) {
     begin = end + 1;
   }
   return out;
-}
-
-void FoldPathLists(Tables& tables) {
-  auto fold = [](const std::vector<std::string>& patterns) {
-    std::vector<std::string> out = patterns;
-    for (std::string& pattern : out) {
-      for (char& c : pattern) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-    return out;
-  };
-  tables.folded = {fold(tables.sensitive),  fold(tables.not_sensitive), fold(tables.config),
-                   fold(tables.system),     fold(tables.guard),         fold(tables.audit_database),
-                   fold(tables.build_files)};
 }
 
 }  // namespace togmal::policy

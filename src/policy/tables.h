@@ -195,18 +195,15 @@ class LazyCommands {
 
 struct Tables {
   Settings settings;
+  /// Path patterns, held in lower case as they are loaded and matched against
+  /// FoldPath spellings (what a case-insensitive file system opens); the
+  /// built-in ones are lower-cased at build time. Scratch places are the
+  /// exception, kept as written: only as written are they harmless.
   std::vector<std::string> sensitive, not_sensitive, config, system, scratch;
   /// togmal's own files and the host settings that register it; the audit database.
   std::vector<std::string> guard, audit_database;
   /// Files build and test tools read (CMakeLists.txt, conftest.py, .npmrc).
   std::vector<std::string> build_files;
-  /// The path lists above in lower case, matched against FoldPath spellings
-  /// (what a case-insensitive file system opens); scratch places are not
-  /// folded: only as written are they harmless.
-  struct Folded {
-    std::vector<std::string> sensitive, not_sensitive, config, system, guard, audit_database,
-        build_files;
-  } folded;
   /// Parsed entries (from YAML); they shadow the compiled ones.
   std::unordered_map<std::string, std::shared_ptr<const CommandNode>> commands;
   /// The built-in entries not yet looked up (set by Classifier::Compiled()).
@@ -239,9 +236,6 @@ bool PathListMatches(const std::vector<std::string>& patterns, std::string_view 
 /// as `~` whatever its case, `\` as `/`, and what Windows ignores dropped
 /// (trailing dots and blanks of each name, a `::$DATA` stream suffix).
 std::string FoldPath(std::string_view normalized_path);
-
-/// Fills `tables.folded` from the path lists (after they are loaded or replaced).
-void FoldPathLists(Tables& tables);
 
 /// Lexically normalises a path word for matching: `$HOME`/`${HOME}`/the home
 /// directory → `~`, duplicate and trailing slashes and `./` removed.

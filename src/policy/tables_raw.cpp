@@ -65,7 +65,6 @@ void TablesFromCompiled(const CompiledTables& compiled, Tables& tables) {
   tables.guard = Strings(compiled.guard);
   tables.audit_database = Strings(compiled.audit_database);
   tables.build_files = Strings(compiled.build_files);
-  FoldPathLists(tables);
   for (const RawToolEntry& raw : compiled.tools) {
     ToolEntry tool;
     tool.name = raw.name;

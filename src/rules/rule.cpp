@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "regex_prefilter.h"
+
 namespace togmal::rules {
 namespace {
 
@@ -50,7 +52,11 @@ std::string_view LayerName(Layer layer) {
   return "builtin";
 }
 
-LazyRegex::LazyRegex(std::string pattern) : pattern_(std::move(pattern)) {}
+LazyRegex::LazyRegex(std::string pattern) : pattern_(std::move(pattern)) {
+  if (auto prefilter = RegexPrefilter::For(pattern_)) {
+    prefilter_ = std::make_unique<const RegexPrefilter>(std::move(*prefilter));
+  }
+}
 LazyRegex::~LazyRegex() = default;
 
 Result<void> LazyRegex::Compile() const {
@@ -67,6 +73,8 @@ Result<void> LazyRegex::Compile() const {
 }
 
 Result<bool> LazyRegex::Search(std::string_view text) const {
+  // Safe before any compilation: a pattern the prefilter accepts is valid.
+  if (prefilter_ && !prefilter_->MayMatch(text)) return false;
   if (auto compiled = Compile(); !compiled) return Fail(compiled.error());
   return RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *re_);
 }

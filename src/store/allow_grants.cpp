@@ -211,6 +211,15 @@ Result<AllowGrant> AllowGrants::Grant(const CodedCall& call, GrantScope scope,
 
 Result<std::optional<AllowGrant>> AllowGrants::Active(std::string_view fingerprint, bool consume) {
   try {
+    // Nearly every deny has no grant: find that out with a plain read, and
+    // take the write lock (to spend a once grant) only when there is one.
+    {
+      SQLite::Statement any(
+          database_->sql(),
+          "SELECT 1 FROM allow_grant WHERE fingerprint = ? AND revoked_at IS NULL");
+      any.bind(1, std::string(fingerprint));
+      if (!any.executeStep()) return std::optional<AllowGrant>();
+    }
     const std::string now = FormatAuditTime(std::chrono::system_clock::now());
     const std::string select =
         std::string("SELECT ") + kGrantColumns +

@@ -274,6 +274,13 @@ Result<SubmitOutcome> Taxonomy::Submit(const EvidenceSubmission& submission, Aud
     insert.bind(11, submission.verdict);
     insert.exec();
     outcome.id = db.getLastInsertRowid();
+    // The full-text index (schema version 4: no triggers), with the stored,
+    // redacted text.
+    SQLite::Statement index(db,
+                            "INSERT INTO evidence_fts (rowid, description, prompt, response) "
+                            "SELECT id, description, prompt, response FROM evidence WHERE id = ?");
+    index.bind(1, outcome.id);
+    index.exec();
     outcome.used = used + 1;
     if (audit != nullptr) {
       AuditEntry entry;

@@ -21,6 +21,8 @@ class RE2;
 
 namespace togmal::rules {
 
+class RegexPrefilter;
+
 /// What a matching rule decides.
 enum class Action { kAllow, kDeny, kAsk, kSample };
 
@@ -52,6 +54,9 @@ class LazyRegex {
 
  private:
   std::string pattern_;
+  /// Literal pieces every match contains, when the pattern is that plain:
+  /// a text without them is "no match" with no compilation.
+  std::unique_ptr<const RegexPrefilter> prefilter_;
   mutable std::once_flag once_;
   mutable std::unique_ptr<re2::RE2> re_;
 };

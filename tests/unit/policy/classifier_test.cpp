@@ -99,6 +99,22 @@ TEST(Classifier, UserTablesReplaceEntriesByName) {
   EXPECT_EQ(Embedded().ClassifyCommand("curl https://x").level, Level::kL3);  // base unchanged
 }
 
+TEST(Classifier, UserPathListsMatchInAnyCase) {
+  // Path lists are held lower-cased (the built-in ones from the build): a
+  // user's own list must meet the same case-insensitive spellings.
+  auto layered =
+      Classifier::FromYaml("paths:\n  sensitive: [\"/srv/Vault/**\"]\n", "user.yaml", &Embedded());
+  ASSERT_TRUE(layered) << layered.error();
+  EXPECT_GE(layered->Classify({"Read", {{"file_path", "/srv/Vault/key"}}, "/work"}).level,
+            Level::kL2);
+  EXPECT_GE(layered->Classify({"Read", {{"file_path", "/SRV/vault/key"}}, "/work"}).level,
+            Level::kL2);
+  EXPECT_EQ(Embedded().Classify({"Read", {{"file_path", "/srv/Vault/key"}}, "/work"}).level,
+            Level::kL0);
+  EXPECT_GE(Embedded().Classify({"Read", {{"file_path", "/work/.ENV"}}, "/work"}).level,
+            Level::kL2);  // a built-in pattern, folded at build time
+}
+
 TEST(Classifier, DocumentedOverrideExampleWorks) {
   // The example in docs/classifier.md, "Changing the tables".
   auto layered = Classifier::FromYaml(R"(

@@ -87,6 +87,19 @@ INSTANTIATE_TEST_SUITE_P(
                       "app --password [REDACTED] run"},
         RedactionCase{"curl_user", "curl -u admin:hunter2 https://x",
                       "curl -u admin:[REDACTED] https://x"},
+        // The assignment pattern is tried only where a trigger's word is
+        // followed (after spaces) by = or :; these are the shortcut's edges.
+        RedactionCase{"assignment_spaces_before_colon", "MY_ACCESS_TOKEN_V2 \t : abc",
+                      "MY_ACCESS_TOKEN_V2 \t : [REDACTED]"},
+        RedactionCase{"assignment_after_a_plain_mention", "the secret is SECRET_X= y1",
+                      "the secret is SECRET_X= [REDACTED]"},
+        RedactionCase{"trigger_inside_a_longer_word", "mysecretvalue=abc",
+                      "mysecretvalue=[REDACTED]"},
+        RedactionCase{"own_reason_untouched",
+                      "togmal L2: '.env' is a sensitive file (secrets, keys or credentials).",
+                      "togmal L2: '.env' is a sensitive file (secrets, keys or credentials)."},
+        RedactionCase{"colon_elsewhere_untouched", "note: the token was rotated",
+                      "note: the token was rotated"},
         RedactionCase{
             "pgp_private_key",
             "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF\n-----END PGP PRIVATE KEY BLOCK-----",

@@ -1,7 +1,11 @@
 #include "togmal/store/taxonomy.h"
 
+#include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
+#include "schema.h"
 #include "store_test_support.h"
 #include "togmal/store/audit_log.h"
 #include "togmal/store/database.h"
@@ -256,6 +260,43 @@ TEST_F(TaxonomyTest, FullTextQueryRanksByRelevance) {
   ASSERT_TRUE(both.ok());
   ASSERT_EQ(both->total, 1);
   EXPECT_EQ(both->entries[0].description, c.description);
+}
+
+// Version 4 replaced the full-text triggers with the store's own index
+// write: entries indexed by a version-3 file's triggers stay searchable, and
+// entries stored after the upgrade are found too.
+TEST(TaxonomyMigration, FullTextIndexSurvivesTheMoveFromTriggers) {
+  TempDatabase temp;
+  std::filesystem::create_directories(std::filesystem::path(temp.path()).parent_path());
+  {
+    SQLite::Database raw(temp.path(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    raw.exec("PRAGMA journal_mode = WAL");
+    for (const Migration& migration : Migrations()) {
+      if (migration.version <= 3) raw.exec(migration.sql);
+    }
+    raw.exec("PRAGMA user_version = 3");
+    raw.exec(
+        "INSERT INTO evidence (created_at, category, prompt, response, description, severity, "
+        "severity_rank, content_hash) VALUES ('2026-01-01T00:00:00Z', 'unsupported_claims', 'p', "
+        "'r', 'an older entry about cinnamon', 'low', 0, 'h-old')");
+    ASSERT_TRUE(
+        raw.execAndGet("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger'").getInt() == 3);
+  }
+  Database db = temp.Open();
+  EXPECT_EQ(db.sql().execAndGet("PRAGMA user_version").getInt(), kSchemaVersion);
+  EXPECT_EQ(
+      db.sql().execAndGet("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger'").getInt(), 0);
+  Taxonomy taxonomy(db, 100);
+  EvidenceSubmission newer = Valid();
+  newer.description = "a newer entry about cinnamon";
+  ASSERT_TRUE(taxonomy.Submit(newer, nullptr).ok());
+  auto page = taxonomy.Query({.query = "cinnamon"});
+  ASSERT_TRUE(page.ok()) << page.error();
+  EXPECT_EQ(page->total, 2);
+  auto similar = taxonomy.Query({.query = "newer"});
+  ASSERT_TRUE(similar.ok()) << similar.error();
+  ASSERT_EQ(similar->total, 1);
+  EXPECT_EQ(similar->entries[0].description, newer.description);
 }
 
 TEST_F(TaxonomyTest, QueryTextIsNeverFtsSyntax) {

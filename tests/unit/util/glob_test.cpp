@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
+#include <vector>
 
 namespace togmal::util {
 namespace {
@@ -65,6 +67,30 @@ TEST(Glob, OneFunctionCompilesEachPatternOnce) {
     EXPECT_FALSE(GlobMatches("**/.ssh/**", "/home/u/ssh/id_ed25519"));
     EXPECT_TRUE(GlobMatches("*.db", "togmal.db"));
     EXPECT_FALSE(GlobMatches("*.db", "togmal.db-wal"));
+  }
+}
+
+// GlobMatches rejects on a pattern's literal head before compiling it; the
+// shortcut must never change an answer, whatever the pattern's shape.
+TEST(Glob, CachedMatcherAgreesWithACompiledGlob) {
+  const std::vector<std::string> atoms = {"a",    "b",    "/",   ".", "*",   "**",  "?",
+                                          "[ab]", "[!a]", "\\*", "[", "**/", "/**", "-"};
+  const std::string alphabet = "ab/.-*[";
+  std::mt19937 random(1127);
+  for (int p = 0; p < 500; ++p) {
+    std::string pattern;
+    const int length = 1 + static_cast<int>(random() % 6);
+    for (int i = 0; i < length; ++i) pattern += atoms[random() % atoms.size()];
+    const Glob compiled(pattern);
+    for (int t = 0; t < 40; ++t) {
+      std::string text;
+      const int size = static_cast<int>(random() % 8);
+      for (int i = 0; i < size; ++i) text += alphabet[random() % alphabet.size()];
+      ASSERT_EQ(GlobMatches(pattern, text), compiled.Matches(text))
+          << "pattern '" << pattern << "' text '" << text << "'";
+    }
+    // Texts that share the pattern's head reach the automaton too.
+    ASSERT_EQ(GlobMatches(pattern, pattern), compiled.Matches(pattern)) << pattern;
   }
 }
 
