@@ -167,14 +167,18 @@ bool Glob::Matches(std::string_view text) const {
 }
 
 bool GlobMatches(std::string_view pattern, std::string_view text) {
-  // Most table patterns are rejected by their first characters: check those
-  // before hashing the pattern into the cache. The head is what comes before
-  // the first special character, less a `/` that `x/**` makes optional.
-  const std::size_t special = pattern.find_first_of("*?[\\");
-  if (special == std::string_view::npos) return pattern == text;
-  std::string_view head = pattern.substr(0, special);
-  if (pattern[special] == '*' && head.ends_with('/')) head.remove_suffix(1);
-  if (!text.starts_with(head)) return false;
+  // Most table patterns are rejected by their first characters: compare the
+  // literal head (up to the first special character) before hashing the
+  // pattern into the cache. A `/` just before a `*` may be optional (`x/**`
+  // matches `x`), so a mismatch there is left to the automaton.
+  for (std::size_t i = 0;; ++i) {
+    if (i == pattern.size()) return text.size() == pattern.size();
+    const char c = pattern[i];
+    if (c == '*' || c == '?' || c == '[' || c == '\\') break;
+    if (i < text.size() && text[i] == c) continue;
+    if (c == '/' && i + 1 < pattern.size() && pattern[i + 1] == '*') break;
+    return false;
+  }
   // Patterns come from configuration (tables, rules), so the cache is bounded
   // by what the files hold; the cap only guards against a pathological file.
   constexpr std::size_t kMaxCached = 4096;

@@ -89,8 +89,19 @@ TEST(Glob, CachedMatcherAgreesWithACompiledGlob) {
       ASSERT_EQ(GlobMatches(pattern, text), compiled.Matches(text))
           << "pattern '" << pattern << "' text '" << text << "'";
     }
-    // Texts that share the pattern's head reach the automaton too.
-    ASSERT_EQ(GlobMatches(pattern, pattern), compiled.Matches(pattern)) << pattern;
+    // Texts that share the pattern's head reach the automaton too: every
+    // prefix of the pattern, with and without its special characters.
+    std::string plain;
+    for (char c : pattern) {
+      if (c != '*' && c != '?' && c != '\\') plain += c;
+    }
+    for (const std::string& source : {pattern, plain}) {
+      for (std::size_t cut = 0; cut <= source.size(); ++cut) {
+        const std::string text = source.substr(0, cut);
+        ASSERT_EQ(GlobMatches(pattern, text), compiled.Matches(text))
+            << "pattern '" << pattern << "' text '" << text << "'";
+      }
+    }
   }
 }
 
