@@ -182,7 +182,11 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
         segment);
     return;
   }
-  if (PathListMatches(tables_.scratch, normalized) && guarded == Guarded::kNo) {
+  // A scratch place is harmless only outside the project: a project that
+  // lives under /tmp still has CI files, build files and Python start-up
+  // files whose writes must be seen.
+  if (PathListMatches(tables_.scratch, normalized) && guarded == Guarded::kNo &&
+      !InsideProject(path)) {
     if (normalized.rfind("/dev/", 0) != 0) {
       Add(inside_level, std::string(what) + " " + shown + ", a scratch location.", segment);
     }

@@ -19,9 +19,7 @@ bool IsPlainLiteral(char c) {
 // `\c` that RE2 reads as the literal c: ASCII punctuation that is not a word
 // character (RE2 refuses `\_`, and letters and digits are classes or
 // back-references).
-bool IsEscapablePunctuation(char c) {
-  return c > 0x20 && c < 0x7f && !IsAsciiAlnum(c) && c != '_';
-}
+bool IsEscapablePunctuation(char c) { return c > 0x20 && c < 0x7f && !IsAsciiAlnum(c) && c != '_'; }
 
 char AsciiLower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 

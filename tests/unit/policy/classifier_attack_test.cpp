@@ -136,6 +136,29 @@ TEST(GuardFiles, AnAgentStartedInHome) {
   EXPECT_EQ(write.level, Level::kL2);
 }
 
+// A project that lives in a scratch place (/tmp/…) is still a project: its CI,
+// editor-task, direnv and Python start-up files are not scratch, while a
+// plain source file there stays an ordinary local write.
+TEST(ScratchPlaces, AProjectUnderTmpKeepsItsControlFiles) {
+  const std::string project = "/tmp/some-project";
+  auto write = [&](const std::string& path) {
+    return Embedded()
+        .Classify({"Write", {{"file_path", project + "/" + path}, {"content", "x"}}, project})
+        .level;
+  };
+  for (const char* control :
+       {".envrc", ".vscode/tasks.json", ".github/workflows/ci.yml", "Makefile",
+        ".venv/lib/python3.12/site-packages/x.pth", "sitecustomize.py"}) {
+    EXPECT_GE(write(control), Level::kL2) << control;
+  }
+  EXPECT_EQ(write("src/main.py"), Level::kL1);
+  EXPECT_EQ(In(project, "echo 'import os' > .venv/lib/python3.12/site-packages/zz.pth"),
+            Level::kL2);
+  EXPECT_EQ(In(project, "echo notes > notes.txt"), Level::kL1);
+  // Outside the project, a scratch place is still harmless.
+  EXPECT_EQ(In("/home/user/project", "echo x > /tmp/scratch.txt"), Level::kL1);
+}
+
 TEST(SecretsOutput, TheSettingRelaxesIt) {
   auto relaxed = Classifier::FromYaml("settings: {secrets_output: L0}\n", "user.yaml", &Embedded());
   ASSERT_TRUE(relaxed) << relaxed.error();

@@ -58,8 +58,8 @@ TEST(RegexPrefilter, CaseInsensitiveLeavesNonAsciiTextToRe2) {
 // Many patterns the prefilter accepts, each against many texts built from the
 // same alphabet: LazyRegex (prefilter first) and RE2 alone always agree.
 TEST(RegexPrefilter, AgreesWithRe2OnGeneratedPatternsAndTexts) {
-  const std::vector<std::string> atoms = {"a",  "b",  "A",   "-",   " ",  "#", "\\.", "\\-",
-                                          "\\b", "\\B", "^",   "$",   "db", "/", "\\/", "\\$"};
+  const std::vector<std::string> atoms = {"a",   "b",   "A", "-", " ",  "#", "\\.", "\\-",
+                                          "\\b", "\\B", "^", "$", "db", "/", "\\/", "\\$"};
   const std::string text_alphabet = "abAB-. /$\t\xC3\xA9";
   std::mt19937 random(20261127);
   int compared = 0;
