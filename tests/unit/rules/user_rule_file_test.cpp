@@ -73,6 +73,31 @@ TEST(UserRuleFile, KeepsTheUsersCommentsAndRules) {
   EXPECT_EQ(Read(file), mine.substr(0, mine.size() - 1));
 }
 
+// YAML lets a key's list start at column 0; the new item must join the
+// list at the user's depth (items of one list share their indentation).
+TEST(UserRuleFile, JoinsAListWrittenAtTheUsersDepth) {
+  togmal::testing::TempDir dir;
+  const fs::path file = fs::path(dir.path()) / "rules.yaml";
+  for (const std::string indent : {"", "    "}) {
+    const std::string mine = "rules:\n" + indent + "- id: mine\n" + indent +
+                             "  conditions: {tool_name: Bash}\n" + indent + "  action: ASK\n" +
+                             indent + "  reason: look first\n";
+    std::ofstream(file, std::ios::trunc) << mine;
+    auto appended = AppendUserRule(file, "togmal allow K7Q2 --always", kItem);
+    ASSERT_TRUE(appended.ok()) << "indent '" << indent << "': " << appended.error();
+    const std::string after = Read(file);
+    EXPECT_NE(after.find("\n" + indent + "- id: allow-code-K7Q2-4\n" + indent + "  priority: 1\n"),
+              std::string::npos)
+        << after;
+    auto loaded = ReadRuleFile(file, Layer::kUser, true);
+    ASSERT_TRUE(loaded.ok()) << loaded.error();
+    ASSERT_EQ(loaded->rules.size(), 2u) << after;
+    auto removed = RemoveUserRule(file, "allow-code-K7Q2-4");
+    ASSERT_TRUE(removed.ok() && *removed);
+    EXPECT_EQ(Read(file), mine);
+  }
+}
+
 TEST(UserRuleFile, WritesThroughALinkAndKeepsTheFilesMode) {
   togmal::testing::TempDir dir;
   const fs::path real = fs::path(dir.path()) / "dotfiles/rules.yaml";
