@@ -168,13 +168,22 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
     name = name.substr(slash + 1);
   }
   if (Lower(name) != name) {
-    // Case-insensitive file systems run `RM -RF` as rm; PowerShell's
-    // parameters ignore case too. Judge the lower-case spelling.
-    std::vector<Word> lowered(words.begin() + static_cast<std::ptrdiff_t>(start), words.end());
-    lowered.front().text = Lower(lowered.front().text);
+    // Case-insensitive file systems run `RM -RF` as rm. The program still
+    // sees its options as written (`CMAKE -E` is cmake -E), while PowerShell's
+    // parameters ignore case: judge both spellings, the higher level wins.
+    // Only at the top level, so nested code strings cannot double the work
+    // at every depth (a code string is at least L2 anyway).
+    std::vector<Word> as_written(words.begin() + static_cast<std::ptrdiff_t>(start), words.end());
+    as_written.front().text = Lower(as_written.front().text);
+    std::vector<Word> lowered = as_written;
+    bool options_differ = false;
     for (Word& word : lowered) {
-      if (IsOptionWord(word.text)) word.text = Lower(word.text);
+      if (!IsOptionWord(word.text)) continue;
+      std::string lower = Lower(word.text);
+      options_differ = options_differ || lower != word.text;
+      word.text = std::move(lower);
     }
+    if (options_differ && code_depth == 0) Words(as_written, 0, stdin_source, segment, code_depth);
     Words(lowered, 0, stdin_source, segment, code_depth);
     return;
   }
