@@ -30,7 +30,23 @@ std::vector<std::string> ConfigWarnings(const Policy& policy) {
   return warnings;
 }
 
+// A pass where the host will not put the call to a person: togmal asks.
+void ResolvePassWithoutGate(const ToolCallRequest& call, rules::Decision& decision) {
+  if (decision.permission != rules::Permission::kPass || HostGateApplies(call)) return;
+  decision.permission = rules::Permission::kAsk;
+  if (decision.action == rules::Action::kPass) decision.action = rules::Action::kAsk;
+  decision.reason +=
+      call.host_has_gate
+          ? " (asking: in " + call.permission_mode + " mode the host would not ask a person itself)"
+          : " (asking: this host has no permission prompt togmal could leave it to)";
+}
+
 }  // namespace
+
+bool HostGateApplies(const ToolCallRequest& call) {
+  if (!call.host_has_gate) return false;
+  return call.permission_mode != "bypassPermissions" && call.permission_mode != "dontAsk";
+}
 
 Result<Policy> LoadPolicy(const std::filesystem::path& cwd,
                           const std::vector<util::SettingsLayer>& layers,
@@ -45,7 +61,7 @@ Result<Policy> LoadPolicy(const std::filesystem::path& cwd,
 
 Result<rules::Decision> Classify(const ToolCallRequest& call, const rules::RuleSet& rule_set,
                                  const rules::DecisionSettings& settings) {
-  const policy::Classifier& classifier = policy::Classifier::Default();
+  const policy::Classifier& classifier = policy::Classifier::Default(settings.profile);
   policy::Classification classification =
       classifier.Classify({call.tool_name, call.tool_input, call.cwd});
 
@@ -103,6 +119,7 @@ Judgement Judge::Decide(const ToolCallRequest& call, const Policy& policy,
     return Refuse(call, policy.settings, std::string("internal error: ") + e.what(), started,
                   warnings);
   }
+  ResolvePassWithoutGate(call, decision);
   std::optional<AllowCodeMark> mark;
   if (decision.permission != rules::Permission::kAllow) mark = ApplyAllowCode(call, decision);
   return Record(call, std::move(decision), warnings, started, std::move(mark));
@@ -227,6 +244,9 @@ void TightenForAuditFailure(rules::Decision& decision, std::string_view error) {
 }
 
 json ClaudeHookAnswer(const rules::Decision& decision) {
+  // No decision: Claude Code's own permission system takes the call as if
+  // no hook were there (a permissionDecision of any kind would override it).
+  if (decision.permission == rules::Permission::kPass) return json::object();
   json out = {{"hookSpecificOutput",
                {{"hookEventName", "PreToolUse"},
                 {"permissionDecision", rules::PermissionName(decision.permission)},

@@ -24,6 +24,7 @@ struct CheckOptions {
   std::string cwd;
   std::string tool;
   std::string input;
+  std::string permission_mode = "default";
 };
 
 // The reason without its "togmal L2: " prefix: the line starts with the level.
@@ -53,12 +54,20 @@ void PrintText(const rules::Decision& decision) {
 
 Action DefineCheck(CLI::App& command) {
   auto options = std::make_shared<CheckOptions>();
-  command.add_flag("--json", options->json, "Print {level, decision, why, reasons} as JSON");
+  command.add_flag("--json", options->json,
+                   "Print {level, decision (allow, pass, ask or deny), why, reasons} as JSON");
   command.add_option("--cwd", options->cwd,
                      "Project directory the call runs in (default: the current directory)");
   command.add_option("--tool", options->tool,
                      "Classify a Claude Code tool call with this name (Write, Read, Bash, …)");
   command.add_option("--input", options->input, "The tool call's input as a JSON object");
+  command
+      .add_option("--permission-mode", options->permission_mode,
+                  "Claude Code's permission mode the call arrives in: default, acceptEdits, "
+                  "plan, auto (the host's own prompt decides a pass) or bypassPermissions, "
+                  "dontAsk (it does not: togmal asks instead)")
+      ->check(CLI::IsMember(
+          {"default", "acceptEdits", "plan", "auto", "bypassPermissions", "dontAsk"}));
   // Everything after the first word is the command, flags included (rm -rf …).
   command.prefix_command();
   command.allow_extras();
@@ -77,6 +86,7 @@ Action DefineCheck(CLI::App& command) {
     }
     check::ToolCallRequest call;
     call.cwd = options->cwd;
+    call.permission_mode = options->permission_mode;
     if (!options->tool.empty()) {
       if (!words.empty()) {
         std::cerr << "togmal check: give either --tool/--input or a command, not both\n";

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -15,7 +16,9 @@
 
 #include "command.h"
 #include "togmal/install/installer.h"
+#include "togmal/install/profile_setting.h"
 #include "togmal/install/text_diff.h"
+#include "togmal/util/config_file.h"
 #include "togmal/util/paths.h"
 
 namespace togmal::cli {
@@ -28,6 +31,7 @@ struct InstallOptions {
   std::string scope;
   std::string dir;
   std::string binary;
+  std::string profile;
   bool dry_run = false;
   bool uninstall = false;
 };
@@ -126,6 +130,46 @@ void ClaudeMcp(const InstallOptions& options, install::Scope scope, const fs::pa
   const int code = Run(change, project);
   std::cout << "MCP server togmal: " << Quoted(change)
             << (code == 0 ? "" : " failed (exit " + std::to_string(code) + ")") << "\n";
+}
+
+// `--profile NAME`: the user's settings.yaml says `profile: NAME` (the
+// profile is the user's choice for every host, so uninstall leaves it).
+int SetProfile(const InstallOptions& options) {
+  const fs::path file = util::ConfigDir() / "settings.yaml";
+  auto text = util::ReadConfigFile(file);
+  if (!text) {
+    std::cerr << "togmal: " << text.error() << "\n";
+    return kExitConfig;
+  }
+  const std::string before = *text ? **text : std::string();
+  const std::string after = install::WithProfile(before, options.profile);
+  if (after == before) {
+    std::cout << "unchanged " << file.string() << " (profile: " << options.profile << ")\n";
+    return kExitOk;
+  }
+  if (options.dry_run) {
+    std::cout << install::UnifiedDiff(before, after, file.string());
+    return kExitOk;
+  }
+  std::error_code error;
+  fs::create_directories(file.parent_path(), error);
+  const fs::path temporary = file.string() + ".togmal-new";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << after;
+    if (!out) {
+      std::cerr << "togmal: cannot write " << temporary.string() << "\n";
+      return kExitCantCreat;
+    }
+  }
+  fs::rename(temporary, file, error);
+  if (error) {
+    std::cerr << "togmal: cannot replace " << file.string() << ": " << error.message() << "\n";
+    return kExitCantCreat;
+  }
+  std::cout << (before.empty() ? "created " : "updated ") << file.string()
+            << " (profile: " << options.profile << ")\n";
+  return kExitOk;
 }
 
 std::string Stamp() {
@@ -235,6 +279,9 @@ int Execute(const InstallOptions& options) {
     }
   }
   if (target->name == "claude-code") ClaudeMcp(options, scope, binary, places.project);
+  if (!options.profile.empty()) {
+    if (const int code = SetProfile(options); code != kExitOk) return code;
+  }
   if (!options.dry_run && !options.uninstall) {
     std::cout << "Restart " << target->description.substr(0, target->description.find(':'))
               << " to load it; `togmal doctor` checks the set-up.\n";
@@ -255,6 +302,11 @@ Action Define(CLI::App& command, bool uninstall) {
   if (!uninstall) {
     command.add_option("--binary", options->binary,
                        "The togmal the host should run (default: this one)");
+    command
+        .add_option("--profile", options->profile,
+                    "Also set `profile:` in your settings.yaml: standard (for coding agents) or "
+                    "strict (the seed's table: asks for mkdir/cp/mv/commit, blocks curl)")
+        ->check(CLI::IsMember({"standard", "strict"}));
   }
   command.footer(uninstall ? "Removes exactly what `togmal install` added; other keys stay."
                            : "Merges into the host's settings (a backup of each changed file is "

@@ -63,7 +63,7 @@ std::string StartOfToday() {
 
 std::string Counts(const fs::path& path) {
   std::error_code error;
-  if (!fs::exists(path, error)) return "today 0 allowed · 0 asked · 0 denied";
+  if (!fs::exists(path, error)) return "today 0 allowed · 0 passed · 0 asked · 0 denied";
   auto db = store::Database::Open(path, {.read_only = true, .busy_timeout_ms = 100});
   if (!db) return "audit unreadable";
   auto counts = store::AuditLog(*db).DecisionsSince(StartOfToday());
@@ -72,8 +72,9 @@ std::string Counts(const fs::path& path) {
     auto it = counts->find(decision);
     return std::to_string(it == counts->end() ? 0 : it->second);
   };
-  return "today " + count("allow") + " allowed · " + count("ask") + " asked · " + count("deny") +
-         " denied";
+  // passed: left to the host's own permission prompt.
+  return "today " + count("allow") + " allowed · " + count("pass") + " passed · " + count("ask") +
+         " asked · " + count("deny") + " denied";
 }
 
 }  // namespace

@@ -16,6 +16,9 @@ constexpr std::array<std::string_view, 5> kHostNames = {"claude", "codex", "gemi
                                                         "cursor"};
 
 json GeminiAnswer(const rules::Decision& decision) {
+  // No decision: Gemini's own approval (its confirmation prompt, or its
+  // approval mode) decides.
+  if (decision.permission == rules::Permission::kPass) return json::object();
   // Gemini sends `reason` to the model on deny; `systemMessage` is shown
   // to the person.
   json out = {{"decision", rules::PermissionName(decision.permission)},
@@ -25,6 +28,8 @@ json GeminiAnswer(const rules::Decision& decision) {
 }
 
 json CopilotAnswer(const rules::Decision& decision) {
+  // No decision: the CLI's own permission prompt decides.
+  if (decision.permission == rules::Permission::kPass) return json::object();
   return {{"permissionDecision", rules::PermissionName(decision.permission)},
           {"permissionDecisionReason", decision.reason}};
 }
@@ -33,6 +38,9 @@ json CursorAnswer(const rules::Decision& decision, std::string_view event) {
   // beforeReadFile answers allow or deny only: what would be asked is refused.
   rules::Permission permission = decision.permission;
   std::string reason = decision.reason;
+  // The parser marks Cursor as a host without a gate, so a pass is resolved
+  // before it gets here; should one arrive, it is asked.
+  if (permission == rules::Permission::kPass) permission = rules::Permission::kAsk;
   if (event == "beforeReadFile" && permission == rules::Permission::kAsk) {
     permission = rules::Permission::kDeny;
     reason += " (Cursor cannot ask before a file read, so togmal refuses it)";

@@ -235,6 +235,9 @@ Result<check::ToolCallRequest> ParseCursor(std::string_view text) {
   auto input = ParseObject(text, "a Cursor hook's JSON");
   if (!input) return Fail(input.error());
   check::ToolCallRequest call;
+  // Cursor's hook answers allow, ask or deny; what it does with no answer
+  // is not documented, so nothing is left to it: togmal asks.
+  call.host_has_gate = false;
   call.session_id = StringField(*input, "conversation_id");
   call.tool_use_id = StringField(*input, "generation_id");
   call.hook_event_name = StringField(*input, "hook_event_name");

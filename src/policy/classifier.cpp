@@ -89,6 +89,27 @@ const Classifier& Classifier::Default() {
   return *instance;
 }
 
+const Classifier& Classifier::Default(Profile profile) {
+  if (profile == Profile::kStandard) return Default();
+  static const Classifier* const strict = new Classifier(Default().WithProfile(Profile::kStrict));
+  return *strict;
+}
+
+Classifier Classifier::WithProfile(Profile profile) const {
+  if (tables_->settings.profile == profile) return *this;
+  // A copy of the tables' header (lists, tools, parsed entries; the compiled
+  // entries stay shared) with the profile's settings.
+  auto tables = std::make_shared<Tables>(*tables_);
+  if (profile == Profile::kStrict) {
+    tables->standard_settings = tables->settings;
+    tables->settings = tables->strict_settings;
+  } else {
+    tables->settings = tables->standard_settings;
+  }
+  tables->settings.profile = profile;
+  return Classifier(std::move(tables));
+}
+
 Classification Classifier::ClassifyCommand(std::string_view command, std::string_view cwd) const {
   Classification result;
   Walker walker(*tables_, cwd, &result.findings, nullptr);

@@ -116,7 +116,49 @@ bool ArgMatches(const std::vector<std::string>& patterns, std::string_view arg) 
   return false;
 }
 
-bool RuleMatches(const ArgRule& rule, const ArgView& view, bool relative_in_project) {
+bool IsLocalUrl(std::string_view url) {
+  for (std::string_view scheme : {"http://", "https://"}) {
+    if (url.starts_with(scheme)) {
+      url.remove_prefix(scheme.size());
+      break;
+    }
+  }
+  // The authority ends at the path, query or fragment; a user part
+  // (`localhost@evil.com`) names another host.
+  const std::string_view authority = url.substr(0, url.find_first_of("/?#"));
+  if (authority.find('@') != std::string_view::npos ||
+      authority.find('\\') != std::string_view::npos)
+    return false;
+  std::string_view host = authority;
+  std::string_view port;
+  if (host.starts_with("[")) {
+    const std::size_t close = host.find(']');
+    if (close == std::string_view::npos) return false;
+    port = host.substr(close + 1);
+    host = host.substr(0, close + 1);
+  } else if (const std::size_t colon = host.find(':'); colon != std::string_view::npos) {
+    port = host.substr(colon);
+    host = host.substr(0, colon);
+  }
+  if (!port.empty()) {
+    if (port.size() < 2 || port.size() > 6 || port.front() != ':') return false;
+    for (char c : port.substr(1)) {
+      if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+    }
+  }
+  const std::string lower = Lower(host);
+  return lower == "localhost" || lower == "127.0.0.1" || lower == "[::1]" || lower == "0.0.0.0";
+}
+
+bool RuleMatches(const ArgRule& rule, const ArgView& view, Profile profile,
+                 bool relative_in_project) {
+  if (rule.profile && *rule.profile != profile) return false;
+  if (rule.local_urls) {
+    if (view.positionals.empty()) return false;
+    for (std::string_view arg : view.positionals) {
+      if (!IsLocalUrl(arg)) return false;
+    }
+  }
   if (!rule.any_flag.empty() && !AnyFlag(view, rule.any_flag)) return false;
   for (const auto& group : rule.all_flags) {
     if (!AnyFlag(view, group)) return false;

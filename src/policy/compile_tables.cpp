@@ -34,6 +34,14 @@ std::string LevelLiteral(Level level) {
   return "Level::kL" + std::to_string(static_cast<int>(level));
 }
 
+std::string SettingsLiteral(const togmal::policy::Settings& settings) {
+  return "{" + LevelLiteral(settings.unknown_command) + ", " + LevelLiteral(settings.unknown_tool) +
+         ", " + LevelLiteral(settings.substitution_minimum) + ", " +
+         LevelLiteral(settings.unparsed_minimum) + ", " + LevelLiteral(settings.too_deep) + ", " +
+         LevelLiteral(settings.sensitive_minimum) + ", " + LevelLiteral(settings.secrets_output) +
+         ", static_cast<Profile>(" + std::to_string(static_cast<int>(settings.profile)) + ")}";
+}
+
 // Writes the arrays an entry needs before the entry itself.
 class Emitter : public togmal::util::build_tool::ArrayEmitter {
  public:
@@ -50,6 +58,8 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
     Field(out, "any_word", Strings(rule.any_word));
     if (rule.no_args) out += ", .no_args = " + std::string(*rule.no_args ? "1" : "0");
     if (rule.min_args > 0) out += ", .min_args = " + std::to_string(rule.min_args);
+    if (rule.profile) out += ", .profile = " + std::to_string(static_cast<int>(*rule.profile));
+    if (rule.local_urls) out += ", .local_urls = true";
     return out + "}";
   }
 
@@ -154,7 +164,6 @@ int main(int argc, char** argv) {
   const std::string guard = emit.Strings(tables.guard);
   const std::string audit_database = emit.Strings(tables.audit_database);
   const std::string build_files = emit.Strings(tables.build_files);
-  const togmal::policy::Settings& settings = tables.settings;
 
   std::ofstream out(argv[2], std::ios::binary);
   out << "// Generated from config/classifier.yaml by togmal_compile_tables. Do not edit.\n"
@@ -164,11 +173,8 @@ int main(int argc, char** argv) {
       << "namespace togmal::policy {\nnamespace {\n\n"
       << emit.Definitions() << "\n}  // namespace\n\n"
       << "const CompiledTables kCompiledTables = {\n"
-      << "    .settings = {" << LevelLiteral(settings.unknown_command) << ", "
-      << LevelLiteral(settings.unknown_tool) << ", " << LevelLiteral(settings.substitution_minimum)
-      << ", " << LevelLiteral(settings.unparsed_minimum) << ", " << LevelLiteral(settings.too_deep)
-      << ", " << LevelLiteral(settings.sensitive_minimum) << ", "
-      << LevelLiteral(settings.secrets_output) << "},\n"
+      << "    .settings = " << SettingsLiteral(tables.settings) << ",\n"
+      << "    .strict_settings = " << SettingsLiteral(tables.strict_settings) << ",\n"
       << "    .sensitive = " << sensitive << ",\n"
       << "    .not_sensitive = " << not_sensitive << ",\n"
       << "    .config = " << config << ",\n"

@@ -157,7 +157,7 @@ void Walker::GitElsewhere(const CommandNode& entry, const std::vector<Word>& wor
   if (lowered.empty()) return;
   const ArgView view = ViewArgs(lowered, 0, entry.options_with_value);
   for (const ArgRule& rule : entry.rules) {
-    if (RuleMatches(rule, view)) {
+    if (RuleMatches(rule, view, tables_.settings.profile)) {
       Add(rule.level, rule.why, segment);
       return;
     }

@@ -59,10 +59,11 @@ class Loader {
 
   Result<ArgRule> ParseRule(const YAML::Node& node) const {
     if (!node.IsMap()) return At(node, "a rule is a map with level, why and conditions");
-    if (auto ok = CheckKeys(node,
-                            {"level", "why", "any_flag", "all_flags", "none_flag", "any_arg",
-                             "all_args", "any_word", "no_args", "min_args"},
-                            "a rule");
+    if (auto ok =
+            CheckKeys(node,
+                      {"level", "why", "any_flag", "all_flags", "none_flag", "any_arg", "all_args",
+                       "any_word", "no_args", "min_args", "profile", "local_urls"},
+                      "a rule");
         !ok) {
       return Fail(ok.error());
     }
@@ -95,10 +96,17 @@ class Loader {
     }
     if (const YAML::Node no_args = node["no_args"]) rule.no_args = no_args.as<bool>();
     if (const YAML::Node min_args = node["min_args"]) rule.min_args = min_args.as<int>();
-    const bool has_condition = !rule.any_flag.empty() || !rule.all_flags.empty() ||
-                               !rule.none_flag.empty() || !rule.any_arg.empty() ||
-                               !rule.all_args.empty() || !rule.any_word.empty() ||
-                               rule.no_args.has_value() || rule.min_args > 0;
+    if (const YAML::Node profile = node["profile"]) {
+      auto parsed = ParseProfileNode(profile);
+      if (!parsed) return Fail(parsed.error());
+      rule.profile = *parsed;
+    }
+    if (const YAML::Node local = node["local_urls"]) rule.local_urls = local.as<bool>();
+    const bool has_condition = rule.local_urls || !rule.any_flag.empty() ||
+                               !rule.all_flags.empty() || !rule.none_flag.empty() ||
+                               !rule.any_arg.empty() || !rule.all_args.empty() ||
+                               !rule.any_word.empty() || rule.no_args.has_value() ||
+                               rule.min_args > 0 || rule.profile.has_value();
     if (!has_condition) return At(node, "a rule needs at least one condition");
     return rule;
   }
@@ -230,11 +238,37 @@ class Loader {
     return command;
   }
 
+  Result<Profile> ParseProfileNode(const YAML::Node& node) const {
+    const std::string name = node.IsScalar() ? node.Scalar() : "";
+    if (name == "standard") return Profile::kStandard;
+    if (name == "strict") return Profile::kStrict;
+    return At(node, "a profile is standard or strict");
+  }
+
+  Result<void> ApplySettings(const YAML::Node& settings, Settings& target) const {
+    for (const auto& entry : settings) {
+      const std::string key = entry.first.Scalar();
+      Level* field = key == "unknown_command"        ? &target.unknown_command
+                     : key == "unknown_tool"         ? &target.unknown_tool
+                     : key == "substitution_minimum" ? &target.substitution_minimum
+                     : key == "unparsed_minimum"     ? &target.unparsed_minimum
+                     : key == "too_deep"             ? &target.too_deep
+                     : key == "sensitive_minimum"    ? &target.sensitive_minimum
+                     : key == "secrets_output"       ? &target.secrets_output
+                                                     : nullptr;
+      if (field == nullptr) return At(entry.first, "unknown setting '" + key + "'");
+      auto level = ParseLevelNode(entry.second);
+      if (!level) return Fail(level.error());
+      *field = *level;
+    }
+    return {};
+  }
+
   Result<void> Load(const YAML::Node& root, Tables& tables) const {
     if (!root.IsMap()) return At(root, "expected a map at the top level");
-    if (auto ok =
-            CheckKeys(root, {"version", "settings", "paths", "tools", "assignments", "commands"},
-                      "the top level");
+    if (auto ok = CheckKeys(
+            root, {"version", "settings", "profiles", "paths", "tools", "assignments", "commands"},
+            "the top level");
         !ok) {
       return ok;
     }
@@ -243,20 +277,22 @@ class Loader {
     }
     if (const YAML::Node settings = root["settings"]) {
       if (!settings.IsMap()) return At(settings, "settings is a map");
-      for (const auto& entry : settings) {
-        const std::string key = entry.first.Scalar();
-        Level* target = key == "unknown_command"        ? &tables.settings.unknown_command
-                        : key == "unknown_tool"         ? &tables.settings.unknown_tool
-                        : key == "substitution_minimum" ? &tables.settings.substitution_minimum
-                        : key == "unparsed_minimum"     ? &tables.settings.unparsed_minimum
-                        : key == "too_deep"             ? &tables.settings.too_deep
-                        : key == "sensitive_minimum"    ? &tables.settings.sensitive_minimum
-                        : key == "secrets_output"       ? &tables.settings.secrets_output
-                                                        : nullptr;
-        if (target == nullptr) return At(entry.first, "unknown setting '" + key + "'");
-        auto level = ParseLevelNode(entry.second);
-        if (!level) return Fail(level.error());
-        *target = *level;
+      // Settings apply under every profile; `profiles:` below may differ.
+      for (Settings* target : {&tables.settings, &tables.strict_settings}) {
+        if (auto ok = ApplySettings(settings, *target); !ok) return ok;
+      }
+    }
+    if (const YAML::Node profiles = root["profiles"]) {
+      if (!profiles.IsMap()) return At(profiles, "profiles is a map of profile name to settings");
+      for (const auto& entry : profiles) {
+        auto profile = ParseProfileNode(entry.first);
+        if (!profile) return Fail(profile.error());
+        if (auto ok = CheckKeys(entry.second, {"settings"}, "a profile"); !ok) return ok;
+        const YAML::Node settings = entry.second["settings"];
+        if (!settings) continue;
+        if (!settings.IsMap()) return At(settings, "a profile's settings is a map");
+        Settings& target = *profile == Profile::kStrict ? tables.strict_settings : tables.settings;
+        if (auto ok = ApplySettings(settings, target); !ok) return ok;
       }
     }
     if (const YAML::Node paths = root["paths"]) {

@@ -30,6 +30,11 @@ struct ArgRule {
   std::vector<std::string> any_word;
   std::optional<bool> no_args;
   int min_args = 0;  ///< at least this many non-option words (0: no condition)
+  /// The rule holds only under this profile (`profile: strict`); unset: any.
+  std::optional<Profile> profile;
+  /// Every non-option word is a URL of this machine (localhost, 127.0.0.1,
+  /// [::1]; no user part that could move the host elsewhere).
+  bool local_urls = false;
 };
 
 /// A check on code handed to an interpreter or SQL client (lower-cased text).
@@ -100,6 +105,9 @@ struct Settings {
   Level too_deep = Level::kL3;
   Level sensitive_minimum = Level::kL2;
   Level secrets_output = Level::kL2;
+  /// The profile these settings are for (rules marked with another profile
+  /// do not apply).
+  Profile profile = Profile::kStandard;
 };
 
 using util::RawList;
@@ -118,6 +126,8 @@ struct RawArgRule {
   RawStrings none_flag, any_arg, all_args, any_word;
   signed char no_args = -1;  ///< -1 unset, else 0/1
   int min_args = 0;
+  signed char profile = -1;  ///< -1 any, else a Profile
+  bool local_urls = false;
 };
 
 struct RawTextRule {
@@ -172,6 +182,7 @@ struct CompiledCommandName {
 /// CommandNodes one at a time, on first lookup (LazyCommands).
 struct CompiledTables {
   Settings settings;
+  Settings strict_settings;
   RawStrings sensitive, not_sensitive, config, system, scratch, guard, audit_database, build_files;
   RawList<RawToolEntry> tools;
   RawList<RawAssignment> assignments;
@@ -195,6 +206,10 @@ class LazyCommands {
 
 struct Tables {
   Settings settings;
+  /// `settings` with `profiles: strict: settings:` applied (profile kStrict).
+  Settings strict_settings{.profile = Profile::kStrict};
+  /// The standard profile's settings while `settings` holds another's.
+  Settings standard_settings;
   /// Path patterns, held in lower case as they are loaded and matched against
   /// FoldPath spellings (what a case-insensitive file system opens); the
   /// built-in ones are lower-cased at build time. Scratch places are the

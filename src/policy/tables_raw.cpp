@@ -23,6 +23,8 @@ ArgRule RuleFromRaw(const RawArgRule& raw) {
   rule.any_word = Strings(raw.any_word);
   if (raw.no_args >= 0) rule.no_args = raw.no_args != 0;
   rule.min_args = raw.min_args;
+  if (raw.profile >= 0) rule.profile = static_cast<Profile>(raw.profile);
+  rule.local_urls = raw.local_urls;
   return rule;
 }
 
@@ -57,6 +59,7 @@ CommandNode NodeFromRaw(const RawCommandNode& raw) {
 
 void TablesFromCompiled(const CompiledTables& compiled, Tables& tables) {
   tables.settings = compiled.settings;
+  tables.strict_settings = compiled.strict_settings;
   tables.sensitive = Strings(compiled.sensitive);
   tables.not_sensitive = Strings(compiled.not_sensitive);
   tables.config = Strings(compiled.config);

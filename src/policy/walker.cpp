@@ -10,6 +10,23 @@
 
 namespace togmal::policy {
 
+namespace {
+
+// `$(cat <<'EOF' … EOF)`: a substitution that only prints a quoted heredoc's
+// text (Claude Code's commit messages). Its result is known as written, so
+// the command using it is not "known only at run time".
+bool PrintsLiteralText(const SimpleCommand& command) {
+  if (command.nesting != Nesting::kCommandSubstitution || command.words.size() != 1 ||
+      command.words.front().text != "cat" || command.words.front().quoted ||
+      !command.assignments.empty() || command.pipe_from >= 0 || command.redirections.size() != 1) {
+    return false;
+  }
+  const Redirection& heredoc = command.redirections.front();
+  return (heredoc.op == "<<" || heredoc.op == "<<-") && heredoc.heredoc_quoted;
+}
+
+}  // namespace
+
 void Walker::Line(std::string_view text, SegmentOrigin origin, int code_depth) {
   if (code_depth > kMaxCodeDepth) {
     Add(tables_.settings.too_deep, "Code strings are nested too deeply to analyse.", text);
@@ -30,7 +47,8 @@ void Walker::Line(std::string_view text, SegmentOrigin origin, int code_depth) {
   facts.recursive.assign(lex.commands.size(), false);
   for (std::size_t j = 0; j < lex.commands.size(); ++j) {
     const SimpleCommand& nested = lex.commands[j];
-    if (nested.parent >= 0 && nested.nesting != Nesting::kFunctionBody) {
+    if (nested.parent >= 0 && nested.nesting != Nesting::kFunctionBody &&
+        !PrintsLiteralText(nested)) {
       facts.substituted[static_cast<std::size_t>(nested.parent)] = true;
     }
     if (nested.words.empty()) continue;
@@ -258,7 +276,7 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   {
     const ArgView view = ViewArgs(rule_words, deepest.index + 1, deepest.node->options_with_value);
     for (const ArgRule& rule : deepest.node->rules) {
-      if (RuleMatches(rule, view, in_project)) {
+      if (RuleMatches(rule, view, tables_.settings.profile, in_project)) {
         level = rule.level;
         why = rule.why;
         rule_matched = true;
@@ -269,7 +287,7 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   for (std::size_t p = 0; p + 1 < path.size(); ++p) {
     const ArgView view = ViewArgs(rule_words, path[p].index + 1, path[p].node->options_with_value);
     for (const ArgRule& rule : path[p].node->rules) {
-      if (RuleMatches(rule, view, in_project)) {
+      if (RuleMatches(rule, view, tables_.settings.profile, in_project)) {
         if (rule.level > level) {
           level = rule.level;
           why = rule.why;

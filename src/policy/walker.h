@@ -45,9 +45,14 @@ ArgView ViewArgs(const std::vector<Word>& words, std::size_t from,
 bool FlagMatches(std::string_view flag, std::string_view option);
 bool AnyFlag(const ArgView& view, const std::vector<std::string>& flags);
 bool ArgMatches(const std::vector<std::string>& patterns, std::string_view arg);
+/// A URL of this machine: [http[s]://](localhost|127.0.0.1|[::1]|0.0.0.0)[:port][/…],
+/// with no user part (`localhost@evil.com` is evil.com).
+bool IsLocalUrl(std::string_view url);
 /// `relative_in_project`: relative words name paths inside the project (no
-/// `cd` elsewhere earlier in the line); all_args rules hold only then.
-bool RuleMatches(const ArgRule& rule, const ArgView& view, bool relative_in_project = true);
+/// `cd` elsewhere earlier in the line); all_args rules hold only then. A rule
+/// marked with a profile holds only under `profile`.
+bool RuleMatches(const ArgRule& rule, const ArgView& view, Profile profile,
+                 bool relative_in_project = true);
 const CommandNode* FindChild(const CommandNode& node, std::string_view name);
 /// `X [SUB…] --help`/`--version` as the last word (`start`: the deepest table entry matched): the
 /// program prints and exits (nothing that could smuggle a setting in, such as `-c key=value`).

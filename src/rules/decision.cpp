@@ -20,6 +20,8 @@ std::string_view OutcomeName(LevelOutcome outcome) {
       return "allow";
     case LevelOutcome::kNotice:
       return "notice";
+    case LevelOutcome::kPass:
+      return "pass";
     case LevelOutcome::kAsk:
       return "ask";
     case LevelOutcome::kDeny:
@@ -29,26 +31,70 @@ std::string_view OutcomeName(LevelOutcome outcome) {
 }
 
 std::optional<LevelOutcome> ParseOutcome(std::string_view name) {
-  for (auto outcome :
-       {LevelOutcome::kAllow, LevelOutcome::kNotice, LevelOutcome::kAsk, LevelOutcome::kDeny}) {
+  for (auto outcome : {LevelOutcome::kAllow, LevelOutcome::kNotice, LevelOutcome::kPass,
+                       LevelOutcome::kAsk, LevelOutcome::kDeny}) {
     if (name == OutcomeName(outcome)) return outcome;
   }
   return std::nullopt;
 }
 
 // How strict a decision is, for the project layer's tighten-only check.
-// SAMPLE sits between allow and ask: a model may still allow.
+// SAMPLE and PASS sit between allow and ask: a model, or the person's own
+// host rules, may still allow.
 int Strictness(const Decision& decision) {
   if (decision.action == Action::kSample && decision.source == Source::kRule) return 1;
   switch (decision.permission) {
     case Permission::kAllow:
       return 0;
+    case Permission::kPass:
+      return 1;
     case Permission::kAsk:
       return 2;
     case Permission::kDeny:
       return 3;
   }
   return 2;
+}
+
+Permission PermissionOf(LevelOutcome outcome) {
+  switch (outcome) {
+    case LevelOutcome::kAllow:
+    case LevelOutcome::kNotice:
+      return Permission::kAllow;
+    case LevelOutcome::kPass:
+      return Permission::kPass;
+    case LevelOutcome::kAsk:
+      return Permission::kAsk;
+    case LevelOutcome::kDeny:
+      return Permission::kDeny;
+  }
+  return Permission::kAsk;
+}
+
+Action ActionOf(Permission permission) {
+  switch (permission) {
+    case Permission::kAllow:
+      return Action::kAllow;
+    case Permission::kPass:
+      return Action::kPass;
+    case Permission::kAsk:
+      return Action::kAsk;
+    case Permission::kDeny:
+      return Action::kDeny;
+  }
+  return Action::kAsk;
+}
+
+// The level mapping a profile starts from (settings.yaml's hook.levels may
+// change any of it).
+void ApplyProfileDefaults(DecisionSettings& settings) {
+  const bool strict = settings.profile == Profile::kStrict;
+  const LevelOutcome defaults[4] = {
+      LevelOutcome::kAllow, strict ? LevelOutcome::kNotice : LevelOutcome::kAllow,
+      strict ? LevelOutcome::kAsk : LevelOutcome::kPass, LevelOutcome::kDeny};
+  for (int i = 0; i < 4; ++i) {
+    if (!settings.levels_set[i]) settings.levels[i] = defaults[i];
+  }
 }
 
 // The finding that explains the level best: the first one at the level.
@@ -79,12 +125,8 @@ Decision FromLevel(const Facts& facts, const std::vector<Finding>& findings,
   decision.source = Source::kClassifier;
   decision.findings = findings;
   LevelOutcome outcome = settings.levels[policy::Index(decision.level)];
-  decision.permission = outcome == LevelOutcome::kAsk    ? Permission::kAsk
-                        : outcome == LevelOutcome::kDeny ? Permission::kDeny
-                                                         : Permission::kAllow;
-  decision.action = decision.permission == Permission::kAllow  ? Action::kAllow
-                    : decision.permission == Permission::kDeny ? Action::kDeny
-                                                               : Action::kAsk;
+  decision.permission = PermissionOf(outcome);
+  decision.action = ActionOf(decision.permission);
   const Finding* top = TopFinding(findings, decision.level);
   std::string why = top != nullptr ? DescribeFinding(*top)
                                    : facts.tool_name + " matched no rule and no risk was found";
@@ -104,6 +146,7 @@ Decision FromRule(const Rule& rule, const Facts& facts, const std::vector<Findin
   decision.sampling_guidance = rule.sampling_guidance;
   decision.permission = rule.action == Action::kAllow  ? Permission::kAllow
                         : rule.action == Action::kDeny ? Permission::kDeny
+                        : rule.action == Action::kPass ? Permission::kPass
                                                        : Permission::kAsk;
   std::string why = rule.reason.empty() ? "matched" : rule.reason;
   decision.reason = util::Shorten(Prefix(decision.level) + "rule " + rule.id + " (" +
@@ -127,6 +170,8 @@ std::string_view PermissionName(Permission permission) {
   switch (permission) {
     case Permission::kAllow:
       return "allow";
+    case Permission::kPass:
+      return "pass";
     case Permission::kAsk:
       return "ask";
     case Permission::kDeny:
@@ -136,8 +181,20 @@ std::string_view PermissionName(Permission permission) {
 }
 
 std::optional<Permission> ParsePermission(std::string_view name) {
-  for (auto permission : {Permission::kAllow, Permission::kAsk, Permission::kDeny}) {
+  for (auto permission :
+       {Permission::kAllow, Permission::kPass, Permission::kAsk, Permission::kDeny}) {
     if (name == PermissionName(permission)) return permission;
+  }
+  return std::nullopt;
+}
+
+std::string_view ProfileName(Profile profile) {
+  return profile == Profile::kStrict ? "strict" : "standard";
+}
+
+std::optional<Profile> ParseProfile(std::string_view name) {
+  for (auto profile : {Profile::kStandard, Profile::kStrict}) {
+    if (name == ProfileName(profile)) return profile;
   }
   return std::nullopt;
 }
@@ -165,6 +222,12 @@ Result<DecisionSettings> DecisionSettingsFrom(const util::SettingsLayer& layer,
   try {
     const YAML::Node& root = layer.root;
     if (!root || !root.IsMap()) return base;
+    if (YAML::Node profile = root["profile"]; profile && !profile.IsNull()) {
+      auto parsed = ParseProfile(profile.IsScalar() ? profile.Scalar() : "");
+      if (!parsed) return Fail(where(profile) + "profile: expected standard or strict");
+      base.profile = *parsed;
+      ApplyProfileDefaults(base);
+    }
     YAML::Node hook = root["hook"];
     if (!hook || hook.IsNull()) return base;
     if (!hook.IsMap()) return Fail(where(hook) + "hook must be a map");
@@ -178,9 +241,10 @@ Result<DecisionSettings> DecisionSettingsFrom(const util::SettingsLayer& layer,
           auto outcome = ParseOutcome(level.second.IsScalar() ? level.second.Scalar() : "");
           if (!outcome) {
             return Fail(where(level.second) + "hook.levels." + level.first.Scalar() +
-                        ": expected allow, notice, ask or deny");
+                        ": expected allow, notice, pass, ask or deny");
           }
           base.levels[policy::Index(*index)] = *outcome;
+          base.levels_set[policy::Index(*index)] = true;
         }
       } else if (key == "on_error") {
         std::string value = entry.second.IsScalar() ? entry.second.Scalar() : "";

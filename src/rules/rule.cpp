@@ -29,12 +29,15 @@ std::string_view ActionName(Action action) {
       return "ASK";
     case Action::kSample:
       return "SAMPLE";
+    case Action::kPass:
+      return "PASS";
   }
   return "ASK";
 }
 
 std::optional<Action> ParseAction(std::string_view name) {
-  for (Action action : {Action::kAllow, Action::kDeny, Action::kAsk, Action::kSample}) {
+  for (Action action :
+       {Action::kAllow, Action::kDeny, Action::kAsk, Action::kSample, Action::kPass}) {
     if (EqualsIgnoreCase(name, ActionName(action))) return action;
   }
   return std::nullopt;

@@ -213,12 +213,12 @@ class FileParser {
             where + "priority must be an integer and enabled true or false");
     }
     if (!rule.enabled && !node["action"]) return rule;  // switches off a lower layer's rule
-    if (!node["action"]) Throw(node, where + "no action (ALLOW, DENY, ASK or SAMPLE)");
+    if (!node["action"]) Throw(node, where + "no action (ALLOW, PASS, ASK, DENY or SAMPLE)");
     std::string action = Scalar(node["action"], "action");
     auto parsed = ParseAction(action);
     if (!parsed) {
       Throw(node["action"],
-            where + "action must be ALLOW, DENY, ASK or SAMPLE, got \"" + action + "\"");
+            where + "action must be ALLOW, PASS, ASK, DENY or SAMPLE, got \"" + action + "\"");
     }
     rule.action = *parsed;
     if (!node["conditions"]) {
@@ -341,10 +341,11 @@ RuleSet CombineRuleFiles(std::vector<RuleFile> files) {
               set.rules[existing->second].Where() + ")");
           continue;
         }
-        if (rule.enabled && rule.action == Action::kAllow) {
+        if (rule.enabled && (rule.action == Action::kAllow || rule.action == Action::kPass)) {
           set.warnings.push_back(rule.Where() + ": rule " + rule.id +
                                  " ignored: a project file may only tighten (DENY, ASK, SAMPLE), "
-                                 "not ALLOW");
+                                 "not " +
+                                 std::string(ActionName(rule.action)));
           continue;
         }
       }

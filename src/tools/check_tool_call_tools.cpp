@@ -38,7 +38,11 @@ json InputSchema() {
       {"agent_id", string},
       {"agent_type", string},
       {"tool_use_id", string},
-      {"permission_mode", string},
+      {"permission_mode",
+       {{"type", "string"},
+        {"description",
+         "Claude Code's permission mode (default, acceptEdits, plan, auto, bypassPermissions, "
+         "dontAsk): in bypassPermissions and dontAsk a pass becomes ask"}}},
       {"hook_event_name", string},
       {"response_format",
        {{"type", "string"},
@@ -60,7 +64,7 @@ json OutputSchema() {
   return {
       {"type", "object"},
       {"properties",
-       {{"decision", {{"type", "string"}, {"enum", {"allow", "ask", "deny"}}}},
+       {{"decision", {{"type", "string"}, {"enum", {"allow", "pass", "ask", "deny"}}}},
         {"level", level},
         {"source", {{"type", "string"}, {"enum", {"rule", "classifier", "sampling", "error"}}}},
         {"rule_id", {{"type", "string"}}},
@@ -95,6 +99,9 @@ std::string Markdown(const rules::Decision& decision, const json& result) {
                      std::string(rules::SourceName(decision.source)) +
                      (decision.rule_id.empty() ? "" : " " + decision.rule_id) + ")\n\n" +
                      decision.reason + "\n";
+  if (decision.permission == rules::Permission::kPass) {
+    text += "\ntogmal takes no decision: the host's own permission rules and mode decide.\n";
+  }
   if (!decision.notice.empty() && decision.notice != decision.reason) {
     text += "\nNotice: " + decision.notice + "\n";
   }
@@ -275,7 +282,8 @@ void RegisterCheckToolCallTools(mcp::ToolRegistry& registry, mcp::ResourceRegist
       .name = "togmal_check_tool_call",
       .description =
           "Judge a tool call an AI agent is about to make, as togmal's Claude Code hook does: "
-          "policy rules first, then the L0-L3 risk classifier. Returns allow, ask or deny with "
+          "policy rules first, then the L0-L3 risk classifier. Returns allow, pass (no "
+          "decision: the host's own permission prompt decides), ask or deny with "
           "the level, what decided and why, and records the decision in the audit trail. "
           "Accepts Claude Code's tool_input object or, for an mcp_tool hook, flat fields such as "
           "command or file_path; response_format \"hook\" returns the PreToolUse hook answer.",

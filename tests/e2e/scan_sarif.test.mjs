@@ -64,7 +64,7 @@ test('problems and an empty scan are valid SARIF too', () => {
   const repo = join(workdir.root, 'repo with space');
   mkdirSync(join(repo, '.github', 'workflows'), { recursive: true });
   writeFileSync(join(repo, '.github', 'workflows', 'bad.yml'), 'jobs:\n  a:\n    steps: [\n');
-  writeFileSync(join(repo, 'run.sh'), 'mkdir -p out\n');
+  writeFileSync(join(repo, 'run.sh'), 'npm install left-pad\n');
   const log = scanSarif(repo);
   assertValid(log);
   assert.equal(log.runs[0].results.length, 1);

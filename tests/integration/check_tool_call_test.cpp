@@ -163,9 +163,21 @@ TEST_F(CheckToolCall, ToolInputObjectAndMarkdown) {
       client.Call(ToolCall(1, "togmal_check_tool_call",
                            {{"tool_name", "Read"}, {"tool_input", {{"file_path", "/p/.env"}}}}));
   const json& result = response["result"];
-  EXPECT_EQ(result["structuredContent"]["decision"], "ask");
-  EXPECT_NE(result["content"][0]["text"].get<std::string>().find("**togmal: ask**"),
+  EXPECT_EQ(result["structuredContent"]["decision"], "pass");
+  EXPECT_NE(result["content"][0]["text"].get<std::string>().find("**togmal: pass**"),
             std::string::npos);
+  EXPECT_NE(result["content"][0]["text"].get<std::string>().find("takes no decision"),
+            std::string::npos);
+  json bypass = client.Call(ToolCall(9, "togmal_check_tool_call",
+                                     {{"tool_name", "Read"},
+                                      {"tool_input", {{"file_path", "/p/.env"}}},
+                                      {"permission_mode", "bypassPermissions"}}));
+  EXPECT_EQ(bypass["result"]["structuredContent"]["decision"], "ask") << bypass.dump();
+  json hook = client.Call(ToolCall(10, "togmal_check_tool_call",
+                                   {{"tool_name", "Read"},
+                                    {"tool_input", {{"file_path", "/p/.env"}}},
+                                    {"response_format", "hook"}}));
+  EXPECT_EQ(hook["result"]["content"][0]["text"], "{}") << "pass in a hook answer: no decision";
   json rules = client.Call({{"jsonrpc", "2.0"},
                             {"id", 2},
                             {"method", "resources/read"},

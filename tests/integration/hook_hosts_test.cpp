@@ -78,7 +78,11 @@ TEST_F(HookHosts, Gemini) {
   json garbage = Hook("gemini", "{\"tool_name\": ");
   EXPECT_EQ(garbage["decision"], "ask") << garbage.dump();
   EXPECT_NE(garbage["reason"].get<std::string>().find("JSON"), std::string::npos);
-  EXPECT_EQ(AuditEntries(), 3u);
+
+  // pass: no decision, Gemini's own confirmation decides.
+  json pass = Hook("gemini", event("run_shell_command", {{"command", "npm install left-pad"}}));
+  EXPECT_EQ(pass, json::object()) << pass.dump();
+  EXPECT_EQ(AuditEntries(), 4u);
 }
 
 TEST_F(HookHosts, Codex) {
@@ -98,7 +102,10 @@ TEST_F(HookHosts, Codex) {
 
   json garbage = Hook("codex", "not json at all");
   EXPECT_EQ(garbage["hookSpecificOutput"]["permissionDecision"], "ask") << garbage.dump();
-  EXPECT_EQ(AuditEntries(), 3u);
+
+  json pass = Hook("codex", event("Bash", {{"command", "npm install left-pad"}}));
+  EXPECT_EQ(pass, json::object()) << pass.dump();
+  EXPECT_EQ(AuditEntries(), 4u);
 }
 
 TEST_F(HookHosts, Copilot) {
@@ -118,7 +125,10 @@ TEST_F(HookHosts, Copilot) {
 
   json garbage = Hook("copilot", R"({"toolName":"bash","toolArgs":"{not json"})");
   EXPECT_EQ(garbage["permissionDecision"], "ask") << garbage.dump();
-  EXPECT_EQ(AuditEntries(), 3u);
+
+  json pass = Hook("copilot", event("bash", {{"command", "npm install left-pad"}}));
+  EXPECT_EQ(pass, json::object()) << pass.dump();
+  EXPECT_EQ(AuditEntries(), 4u);
 }
 
 TEST_F(HookHosts, Cursor) {
@@ -145,7 +155,18 @@ TEST_F(HookHosts, Cursor) {
 
   json garbage = Hook("cursor", event("somethingNew", json::object()));
   EXPECT_EQ(garbage["permission"], "ask") << garbage.dump();
-  EXPECT_EQ(AuditEntries(), 4u);
+
+  // Cursor has no documented "no decision": an L2 call is asked, and the
+  // audit trail says ask, the answer Cursor got.
+  json asked = Hook("cursor", event("beforeShellExecution",
+                                    {{"command", "npm install left-pad"}, {"cwd", project_}}));
+  EXPECT_EQ(asked["permission"], "ask") << asked.dump();
+  EXPECT_EQ(AuditEntries(), 5u);
+  auto db = store::Database::Open(root_ / "togmal.db");
+  ASSERT_TRUE(db.ok());
+  auto tail = store::AuditLog(*db).Tail(1);
+  ASSERT_TRUE(tail.ok() && tail->size() == 1u);
+  EXPECT_EQ(tail->front().decision, "ask");
 }
 
 TEST_F(HookHosts, OnErrorDenyHoldsForEveryHost) {

@@ -51,6 +51,8 @@ class HookProcess : public ::testing::Test {
     json out = json::parse(result.out, nullptr, false);
     EXPECT_TRUE(out.is_object()) << result.out;
     if (!out.is_object()) return json::object();
+    // pass: no decision at all, so Claude Code's own permission system decides.
+    if (out.empty()) return out;
     const json& specific = out["hookSpecificOutput"];
     EXPECT_EQ(specific["hookEventName"], "PreToolUse");
     EXPECT_TRUE(specific["permissionDecision"] == "allow" ||
@@ -64,6 +66,7 @@ class HookProcess : public ::testing::Test {
   }
 
   static std::string Decision(const json& out) {
+    if (out.empty()) return "pass";
     return out["hookSpecificOutput"].value("permissionDecision", "");
   }
   static std::string Reason(const json& out) {
@@ -102,26 +105,57 @@ TEST_F(HookProcess, BashDestroyingHomeIsDenied) {
   EXPECT_EQ(Reason(out).rfind("togmal L3: ", 0), 0u) << Reason(out);
 }
 
-TEST_F(HookProcess, WriteInsideTheProjectIsAllowedWithANotice) {
-  json out = Hook(Event("Write", {{"file_path", (root_ / "proj/src/main.py").string()},
-                                  {"content", "print('hi')\n"}})
-                      .dump());
+TEST_F(HookProcess, WriteInsideTheProjectIsAllowedSilentlyUnlessNoticesAreAskedFor) {
+  const json write = Event("Write", {{"file_path", (root_ / "proj/src/main.py").string()},
+                                     {"content", "print('hi')\n"}});
+  json out = Hook(write.dump());
+  EXPECT_EQ(Decision(out), "allow") << out.dump();
+  EXPECT_FALSE(out.contains("systemMessage")) << "L1 notices are opt-in";
+  fs::create_directories(root_ / "config/togmal");
+  std::ofstream(root_ / "config/togmal/settings.yaml") << "hook:\n  levels: {L1: notice}\n";
+  out = Hook(write.dump());
   EXPECT_EQ(Decision(out), "allow") << out.dump();
   ASSERT_TRUE(out.contains("systemMessage"));
   EXPECT_EQ(out["systemMessage"].get<std::string>().rfind("togmal L1: ", 0), 0u);
 }
 
+// L2 is left to Claude Code's own permission system (the person's rules and
+// mode); where that would not ask a person, togmal asks.
 TEST_F(HookProcess, ReadingDotEnvIsNeverAutoApproved) {
-  json out = Hook(Event("Read", {{"file_path", (root_ / "proj/.env").string()}}).dump());
+  json read = Event("Read", {{"file_path", (root_ / "proj/.env").string()}});
+  EXPECT_EQ(Decision(Hook(read.dump())), "pass");
+  read["permission_mode"] = "bypassPermissions";
+  json out = Hook(read.dump());
   EXPECT_EQ(Decision(out), "ask") << out.dump();
   EXPECT_NE(Reason(out).find(".env"), std::string::npos);
+  EXPECT_NE(Reason(out).find("bypassPermissions"), std::string::npos) << Reason(out);
+  auto audit = Audit();
+  ASSERT_EQ(audit.size(), 2u);
+  EXPECT_EQ(audit[0].decision, "pass");
+  EXPECT_EQ(audit[1].decision, "ask") << "the audit trail records what the host got";
 }
 
-TEST_F(HookProcess, McpToolOfAnotherServerIsAsked) {
-  json out = Hook(Event("mcp__github__create_pull_request",
-                        {{"owner", "o"}, {"repo", "r"}, {"title", "t"}, {"head", "h"}})
-                      .dump());
-  EXPECT_EQ(Decision(out), "ask") << out.dump();
+TEST_F(HookProcess, McpToolOfAnotherServerIsLeftToTheHost) {
+  json call = Event("mcp__github__create_pull_request",
+                    {{"owner", "o"}, {"repo", "r"}, {"title", "t"}, {"head", "h"}});
+  EXPECT_EQ(Decision(Hook(call.dump())), "pass");
+  call["permission_mode"] = "dontAsk";
+  EXPECT_EQ(Decision(Hook(call.dump())), "ask");
+}
+
+TEST_F(HookProcess, TogmalsOwnToolsAndTheAgentsBookkeepingRunWithoutAPrompt) {
+  for (const auto& [tool, input] : std::vector<std::pair<std::string, json>>{
+           {"mcp__togmal__togmal_analyze_prompt", {{"prompt", "is this safe?"}}},
+           {"mcp__plugin_togmal_togmal__togmal_get_statistics", json::object()},
+           {"TaskCreate", {{"subject", "write tests"}, {"description", "unit tests"}}},
+           {"TaskUpdate", {{"taskId", "1"}, {"status", "completed"}}},
+           {"TodoWrite", {{"todos", json::array()}}},
+           {"Agent", {{"description", "explore"}, {"prompt", "find the parser"}}},
+           {"Skill", {{"skill", "pdf"}}},
+           {"ExitPlanMode", {{"plan", "1. do it"}}}}) {
+    json out = Hook(Event(tool, input).dump());
+    EXPECT_EQ(Decision(out), "allow") << tool << ": " << out.dump();
+  }
 }
 
 TEST_F(HookProcess, MalformedStdinAsksWithTheError) {

@@ -225,7 +225,8 @@ TEST_F(Install, StatuslineShowsTheGuardAndTodaysCounts) {
   ASSERT_EQ(off.exit_code, 0) << off.err;
   EXPECT_EQ(
       off.out,
-      "togmal not guarding (togmal install claude-code) · today 0 allowed · 0 asked · 0 denied\n");
+      "togmal not guarding (togmal install claude-code) · today 0 allowed · 0 passed · 0 asked · "
+      "0 denied\n");
 
   ASSERT_EQ(Togmal({"install", "claude-code", "--scope", "project", "--dir", project_.string()})
                 .exit_code,
@@ -240,10 +241,11 @@ TEST_F(Install, StatuslineShowsTheGuardAndTodaysCounts) {
   Togmal({"hook"}, call("ls"));
   Togmal({"hook"}, call("git status"));
   Togmal({"hook"}, call("rm -rf ~"));
+  Togmal({"hook"}, call("npm install left-pad"));
   Togmal({"hook"}, "garbage");
   ProcessOutput on = Togmal({"statusline", "--no-color"}, session);
   ASSERT_EQ(on.exit_code, 0) << on.err;
-  EXPECT_EQ(on.out, "togmal guarding · today 2 allowed · 1 asked · 1 denied\n");
+  EXPECT_EQ(on.out, "togmal guarding · today 2 allowed · 1 passed · 1 asked · 1 denied\n");
 }
 
 TEST_F(Install, DoctorOnAHealthySetUp) {
@@ -291,6 +293,35 @@ TEST_F(Install, DoctorFindsABrokenAuditChain) {
   ProcessOutput out = Togmal({"doctor"});
   EXPECT_EQ(out.exit_code, 1);
   EXPECT_NE(out.out.find("the audit chain is broken at entry 1"), std::string::npos) << out.out;
+}
+
+}  // namespace
+}  // namespace togmal
+
+namespace togmal {
+namespace {
+
+// `install --profile strict` writes the profile into the user's settings.yaml
+// (keeping what is there); the hook then judges with the seed's table.
+TEST_F(Install, ProfileIsWrittenToTheUsersSettings) {
+  const fs::path settings = home_ / ".config/togmal/settings.yaml";
+  fs::create_directories(settings.parent_path());
+  std::ofstream(settings) << "audit:\n  sync: full\n";
+  ProcessOutput dry = Togmal({"install", "claude-code", "--profile", "strict", "--dry-run"});
+  ASSERT_EQ(dry.exit_code, 0) << dry.err;
+  EXPECT_NE(dry.out.find("+profile: strict"), std::string::npos) << dry.out;
+  ProcessOutput installed = Togmal({"install", "claude-code", "--profile", "strict"});
+  ASSERT_EQ(installed.exit_code, 0) << installed.err;
+  std::ifstream in(settings);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(text, "audit:\n  sync: full\nprofile: strict\n");
+  ProcessOutput check = Togmal({"check", "--json", "--cwd", project_.string(), "mkdir -p src/x"});
+  ASSERT_EQ(check.exit_code, 0) << check.err;
+  EXPECT_EQ(json::parse(check.out)["decision"], "ask") << check.out;
+  EXPECT_EQ(Togmal({"install", "claude-code", "--profile", "lenient"}).exit_code, 64);
+  ASSERT_EQ(Togmal({"install", "claude-code", "--profile", "standard"}).exit_code, 0);
+  check = Togmal({"check", "--json", "--cwd", project_.string(), "mkdir -p src/x"});
+  EXPECT_EQ(json::parse(check.out)["decision"], "allow") << check.out;
 }
 
 }  // namespace

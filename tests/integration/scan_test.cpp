@@ -126,8 +126,8 @@ TEST(Scan, FailOnExitCodes) {
   EXPECT_EQ(Scan({kFixture, "--fail-on", "L2"}).exit_code, 1);
   EXPECT_EQ(Scan({kFixture}).exit_code, 0);
 
-  testing::TempDir dir;  // only an L2 command: mkdir
-  std::ofstream(fs::path(dir.path()) / "setup.sh") << "echo hi\nmkdir -p out\n";
+  testing::TempDir dir;  // only an L2 command: npm install
+  std::ofstream(fs::path(dir.path()) / "setup.sh") << "echo hi\nnpm install left-pad\n";
   EXPECT_EQ(Scan({dir.path(), "--fail-on", "L3"}).exit_code, 0);
   EXPECT_EQ(Scan({dir.path(), "--fail-on", "L2"}).exit_code, 1);
 

@@ -19,6 +19,14 @@ struct ToolCallRequest {
   std::string tool_use_id;
   std::string permission_mode;
   std::string hook_event_name;
+  /// False for a host that has no permission prompt of its own that a `pass`
+  /// could hand the call to (Cursor): there togmal asks instead.
+  bool host_has_gate = true;
 };
+
+/// Whether the host will put a call togmal passes to its own permission
+/// system: the host has one, and its mode does not skip it (Claude Code's
+/// `bypassPermissions` approves everything, `dontAsk` refuses to ask).
+bool HostGateApplies(const ToolCallRequest& call);
 
 }  // namespace togmal::check

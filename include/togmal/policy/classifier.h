@@ -83,6 +83,13 @@ class Classifier {
   /// broken, logs the error and uses the embedded tables alone.
   static const Classifier& Default();
 
+  /// Default() under `profile`: the same tables, with the profile's rules and
+  /// settings in force. Built once per process and profile.
+  static const Classifier& Default(Profile profile);
+
+  /// These tables under `profile`.
+  Classifier WithProfile(Profile profile) const;
+
   /// Classifies a Claude Code tool call.
   Classification Classify(const ToolCall& call) const;
 

@@ -20,6 +20,11 @@ std::optional<Level> ParseLevel(std::string_view text);
 /// The level's index 0..3 (tables indexed by level).
 constexpr int Index(Level level) { return static_cast<int>(level); }
 
+/// Which table of levels applies (`profile:` in settings.yaml). kStandard is
+/// for coding agents; kStrict is the seed's table (classifier.yaml rules
+/// marked `profile: strict`, and the `profiles: strict:` settings).
+enum class Profile { kStandard, kStrict };
+
 /// The riskier of two levels.
 constexpr Level Max(Level a, Level b) { return a < b ? b : a; }
 

@@ -18,9 +18,12 @@
 
 namespace togmal::rules {
 
-/// What Claude Code is told: `permissionDecision`.
-enum class Permission { kAllow, kAsk, kDeny };
-/// "allow", "ask", "deny".
+/// What the host is told. kPass is no decision: the hook prints no
+/// `permissionDecision`, so the host's own permission system (the person's
+/// allow/ask/deny rules, "don't ask again", its modes) decides. Ordered from
+/// loosest to strictest.
+enum class Permission { kAllow, kPass, kAsk, kDeny };
+/// "allow", "pass", "ask", "deny".
 std::string_view PermissionName(Permission permission);
 std::optional<Permission> ParsePermission(std::string_view name);
 
@@ -29,14 +32,27 @@ enum class Source { kRule, kClassifier, kSampling, kError };
 /// "rule", "classifier", "sampling", "error".
 std::string_view SourceName(Source source);
 
-/// What a level decides when no rule matched.
-enum class LevelOutcome { kAllow, kNotice, kAsk, kDeny };
+/// What a level decides when no rule matched. kPass leaves the call to the
+/// host's own permission gate, and asks where the host has none
+/// (check::HostGateApplies).
+enum class LevelOutcome { kAllow, kNotice, kPass, kAsk, kDeny };
+
+/// `profile:` in settings.yaml: which table of levels the classifier applies
+/// (policy::Profile) and the level mapping it starts from.
+using Profile = policy::Profile;
+/// "standard", "strict".
+std::string_view ProfileName(Profile profile);
+std::optional<Profile> ParseProfile(std::string_view name);
 
 /// The `hook:` section of settings.yaml.
 struct DecisionSettings {
-  /// Indexed by policy::Index(level).
-  LevelOutcome levels[4] = {LevelOutcome::kAllow, LevelOutcome::kNotice, LevelOutcome::kAsk,
+  Profile profile = Profile::kStandard;
+  /// Indexed by policy::Index(level). The profile's defaults (standard: L1
+  /// allow, L2 pass; strict: L1 notice, L2 ask) unless hook.levels says.
+  LevelOutcome levels[4] = {LevelOutcome::kAllow, LevelOutcome::kAllow, LevelOutcome::kPass,
                             LevelOutcome::kDeny};
+  /// Which entries of `levels` a settings file set (they survive a change of profile).
+  bool levels_set[4] = {false, false, false, false};
   /// The decision when the input is malformed or togmal fails: ask or deny.
   Permission on_error = Permission::kAsk;
   /// `togmal hook`'s wall-clock budget per decision (hook/pre_tool_use.h).

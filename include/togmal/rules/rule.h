@@ -23,10 +23,12 @@ namespace togmal::rules {
 
 class RegexPrefilter;
 
-/// What a matching rule decides.
-enum class Action { kAllow, kDeny, kAsk, kSample };
+/// What a matching rule decides. kPass takes no decision: the host's own
+/// permission system decides (where the host has none, a person is asked).
+/// Appended last: compiled rules store the numeric value.
+enum class Action { kAllow, kDeny, kAsk, kSample, kPass };
 
-/// "ALLOW", "DENY", "ASK", "SAMPLE".
+/// "ALLOW", "DENY", "ASK", "SAMPLE", "PASS".
 std::string_view ActionName(Action action);
 /// Parses an action name, case-insensitively.
 std::optional<Action> ParseAction(std::string_view name);

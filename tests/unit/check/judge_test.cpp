@@ -301,3 +301,84 @@ TEST(Judge, DenyAndAskEndWithTheAllowCodeAndAGrantLetsThatCallThrough) {
 
 }  // namespace
 }  // namespace togmal::check
+
+namespace togmal::check {
+namespace {
+
+// L2 is `pass` where the host has a permission prompt of its own that the
+// person's rules and modes drive; where it would not ask (bypassPermissions,
+// dontAsk, a host without a gate) togmal asks, and records what the host got.
+TEST(Judge, PassLeavesTheCallToTheHostsGateAndAsksWhereThereIsNone) {
+  struct ModeCase {
+    const char* mode;
+    bool host_has_gate;
+    rules::Permission expected;
+  };
+  for (const ModeCase& mode : {ModeCase{"", true, rules::Permission::kPass},
+                               ModeCase{"default", true, rules::Permission::kPass},
+                               ModeCase{"acceptEdits", true, rules::Permission::kPass},
+                               ModeCase{"plan", true, rules::Permission::kPass},
+                               ModeCase{"auto", true, rules::Permission::kPass},
+                               ModeCase{"bypassPermissions", true, rules::Permission::kAsk},
+                               ModeCase{"dontAsk", true, rules::Permission::kAsk},
+                               ModeCase{"default", false, rules::Permission::kAsk}}) {
+    ToolCallRequest call = Bash("npm install left-pad");
+    call.permission_mode = mode.mode;
+    call.host_has_gate = mode.host_has_gate;
+    EXPECT_EQ(HostGateApplies(call), mode.expected == rules::Permission::kPass) << mode.mode;
+    MemorySink memory;
+    Judgement judgement =
+        Judge({.via = "hook", .audit = memory.Sink()}).Decide(call, BuiltinPolicy());
+    EXPECT_EQ(judgement.decision.level, policy::Level::kL2) << judgement.decision.reason;
+    EXPECT_EQ(judgement.decision.permission, mode.expected) << mode.mode;
+    ASSERT_EQ(memory.entries.size(), 1u);
+    EXPECT_EQ(memory.entries[0].decision, rules::PermissionName(mode.expected)) << mode.mode;
+    if (mode.expected == rules::Permission::kAsk) {
+      EXPECT_NE(judgement.decision.reason.find("asking:"), std::string::npos)
+          << judgement.decision.reason;
+    }
+  }
+  // Allow and deny do not depend on the mode.
+  ToolCallRequest read = Bash("ls -la");
+  read.permission_mode = "bypassPermissions";
+  EXPECT_EQ(Judge({.via = "cli", .recording = Recording::kWhatIf})
+                .Decide(read, BuiltinPolicy())
+                .decision.permission,
+            rules::Permission::kAllow);
+  ToolCallRequest wipe = Bash("rm -rf /");
+  wipe.permission_mode = "default";
+  EXPECT_EQ(Judge({.via = "cli", .recording = Recording::kWhatIf})
+                .Decide(wipe, BuiltinPolicy())
+                .decision.permission,
+            rules::Permission::kDeny);
+}
+
+TEST(ClaudeHookAnswer, PassIsNoDecisionAtAll) {
+  rules::Decision decision;
+  decision.permission = rules::Permission::kPass;
+  decision.reason = "togmal L2: unknown";
+  EXPECT_EQ(ClaudeHookAnswer(decision), json::object());
+}
+
+TEST(Judge, TheStrictProfileJudgesWithTheSeedsTable) {
+  auto layer = util::ParseSettingsLayer("profile: strict\n", "s.yaml");
+  ASSERT_TRUE(layer.ok());
+  auto policy = LoadPolicy("", {*layer}, fs::path("/nonexistent/rules.yaml"));
+  ASSERT_TRUE(policy.ok());
+  const Judge judge({.via = "cli", .recording = Recording::kWhatIf});
+  const Policy standard = BuiltinPolicy();
+  EXPECT_EQ(judge.Decide(Bash("mkdir -p src/x"), standard).decision.permission,
+            rules::Permission::kAllow);
+  const rules::Decision strict = judge.Decide(Bash("mkdir -p src/x"), *policy).decision;
+  EXPECT_EQ(strict.level, policy::Level::kL2);
+  EXPECT_EQ(strict.permission, rules::Permission::kAsk)
+      << "strict asks even where the host has a gate";
+  EXPECT_EQ(judge.Decide(Bash("curl -s http://localhost:3000/health"), *policy).decision.permission,
+            rules::Permission::kDeny);
+  EXPECT_EQ(
+      judge.Decide(Bash("curl -s http://localhost:3000/health"), standard).decision.permission,
+      rules::Permission::kAllow);
+}
+
+}  // namespace
+}  // namespace togmal::check

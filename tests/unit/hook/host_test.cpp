@@ -213,6 +213,26 @@ TEST(HostAnswer, EachHostsFormat) {
                           {"agent_message", "togmal L3: no"}}));
 }
 
+// pass is no decision: each host's own permission system decides. Cursor
+// has no documented "no answer", so its parser marks it gateless (the Judge
+// asks) and its writer asks should a pass reach it.
+TEST(HostAnswer, PassIsNoDecisionInEachHostsFormat) {
+  const auto pass = MakeDecision(rules::Permission::kPass, "togmal L2: unknown");
+  for (Host host : {Host::kClaude, Host::kCodex, Host::kGemini, Host::kCopilot}) {
+    EXPECT_EQ(Parse(HostAnswer(host, pass)), json::object()) << HostName(host);
+  }
+  EXPECT_EQ(Parse(HostAnswer(Host::kCursor, pass, "beforeShellExecution"))["permission"], "ask");
+  auto cursor = ParseHostInput(
+      Host::kCursor,
+      R"({"hook_event_name":"beforeShellExecution","command":"npm install x","cwd":"/p"})");
+  ASSERT_TRUE(cursor.ok()) << cursor.error();
+  EXPECT_FALSE(cursor->host_has_gate);
+  auto claude = ParseHostInput(Host::kClaude,
+                               R"({"tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"/p"})");
+  ASSERT_TRUE(claude.ok());
+  EXPECT_TRUE(claude->host_has_gate);
+}
+
 TEST(HostAnswer, NoticeGoesToThePerson) {
   const auto allow = MakeDecision(rules::Permission::kAllow, "togmal L1: writes", "togmal L1: n");
   EXPECT_EQ(Parse(HostAnswer(Host::kGemini, allow))["systemMessage"], "togmal L1: n");

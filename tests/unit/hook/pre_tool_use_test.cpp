@@ -129,11 +129,10 @@ TEST_F(PreToolUse, SampleRuleAsksWithTheGuidance) {
   EXPECT_NE(Reason(out).find("Check the file for credentials."), std::string::npos);
 }
 
-TEST_F(PreToolUse, L1IsAllowedWithANotice) {
+TEST_F(PreToolUse, L1IsAllowedSilently) {
   json out = Run("Write", {{"file_path", (root_ / "proj/notes.txt").string()}, {"content", "x"}});
   EXPECT_EQ(Decision(out), "allow") << out.dump();
-  ASSERT_TRUE(out.contains("systemMessage")) << out.dump();
-  EXPECT_EQ(out["systemMessage"].get<std::string>().rfind("togmal L1: ", 0), 0u);
+  EXPECT_FALSE(out.contains("systemMessage")) << "L1 notices are opt-in: " << out.dump();
 }
 
 TEST_F(PreToolUse, MalformedInputAsksAndIsAudited) {

@@ -47,7 +47,28 @@ TEST(CheckCli, ClassifiesToolCalls) {
   out =
       RunProcess({TogmalBinary(), "check", "--tool", "Read", "--input", R"({"file_path":".env"})"},
                  "", IsolatedConfig());
-  EXPECT_EQ(out.out.rfind("L2 ask", 0), 0u) << out.out;
+  EXPECT_EQ(out.out.rfind("L2 pass", 0), 0u) << out.out;
+}
+
+// check reports what the hook would answer in the permission mode given:
+// L2 is pass where Claude Code asks a person itself, ask where it would not.
+TEST(CheckCli, ThePermissionModeDecidesWhatAPassBecomes) {
+  auto decision = [](std::vector<std::string> extra) {
+    std::vector<std::string> argv = {TogmalBinary(), "check", "--json"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    argv.push_back("npm install left-pad");
+    auto out = RunProcess(argv, "", IsolatedConfig());
+    EXPECT_EQ(out.exit_code, 0) << out.err;
+    return nlohmann::json::parse(out.out, nullptr, false).value("decision", "?");
+  };
+  EXPECT_EQ(decision({}), "pass");
+  EXPECT_EQ(decision({"--permission-mode", "acceptEdits"}), "pass");
+  EXPECT_EQ(decision({"--permission-mode", "bypassPermissions"}), "ask");
+  EXPECT_EQ(decision({"--permission-mode", "dontAsk"}), "ask");
+  EXPECT_EQ(
+      RunProcess({TogmalBinary(), "check", "--permission-mode", "yolo", "ls"}, "", IsolatedConfig())
+          .exit_code,
+      64);
 }
 
 TEST(CheckCli, UsageErrors) {

@@ -1,5 +1,7 @@
-// The case table (classifier_cases.txt): every rule of the classifier, the
-// look-alikes and the evasions, each with its expected level.
+// The case tables: every rule of the classifier, the look-alikes and the
+// evasions, each with its expected level (classifier_cases.txt,
+// classifier_attack_cases.txt), and what the strict profile changes
+// (classifier_strict_cases.txt, judged under profile: strict).
 
 #include <gtest/gtest.h>
 
@@ -24,6 +26,7 @@ struct Case {
   bool is_tool = false;
   std::string tool;
   std::string input;  // command, or the tool's JSON input
+  Profile profile = Profile::kStandard;
 };
 
 // Keeps gtest from dumping the struct's bytes.
@@ -42,8 +45,11 @@ std::string Unescape(const std::string& text) {
   return out;
 }
 
-// The rules' cases, and the attack classes with their benign neighbours.
-constexpr const char* kCaseFiles[] = {"classifier_cases.txt", "classifier_attack_cases.txt"};
+// The rules' cases, and the attack classes with their benign neighbours
+// (standard profile); then the strict profile's cases.
+constexpr const char* kCaseFiles[] = {"classifier_cases.txt", "classifier_attack_cases.txt",
+                                      "classifier_strict_cases.txt"};
+constexpr const char* kStrictFile = "classifier_strict_cases.txt";
 
 std::vector<Case> LoadCases(const char* file) {
   std::vector<Case> cases;
@@ -56,6 +62,7 @@ std::vector<Case> LoadCases(const char* file) {
     Case c;
     c.file = file;
     c.line = number;
+    if (std::string(file) == kStrictFile) c.profile = Profile::kStrict;
     auto level = ParseLevel(line.substr(0, 2));
     if (!level || line.size() < 5) {
       c.input = "malformed table line";  // fails visibly below
@@ -123,15 +130,17 @@ TEST_P(ClassifierTable, ClassifiesAtItsLevel) {
   const Case& c = GetParam();
   ASSERT_NE(c.input, "malformed table line") << c.file << ":" << c.line;
   Classification result;
+  const Classifier compiled = Compiled().WithProfile(c.profile);
+  const Classifier embedded = Embedded().WithProfile(c.profile);
   if (c.is_tool) {
     auto input = nlohmann::json::parse(c.input, nullptr, false);
     ASSERT_FALSE(input.is_discarded()) << c.file << ":" << c.line << ": bad JSON";
-    result = Compiled().Classify({c.tool, input, kCwd});
-    const Classification from_yaml = Embedded().Classify({c.tool, input, kCwd});
+    result = compiled.Classify({c.tool, input, kCwd});
+    const Classification from_yaml = embedded.Classify({c.tool, input, kCwd});
     EXPECT_EQ(ToJson(from_yaml), ToJson(result)) << "compiled and YAML tables disagree";
   } else {
-    result = Compiled().ClassifyCommand(c.input, kCwd);
-    const Classification from_yaml = Embedded().ClassifyCommand(c.input, kCwd);
+    result = compiled.ClassifyCommand(c.input, kCwd);
+    const Classification from_yaml = embedded.ClassifyCommand(c.input, kCwd);
     EXPECT_EQ(ToJson(from_yaml), ToJson(result)) << "compiled and YAML tables disagree";
   }
   EXPECT_EQ(LevelName(result.level), LevelName(c.expected))
@@ -145,7 +154,9 @@ TEST_P(ClassifierTable, ClassifiesAtItsLevel) {
 INSTANTIATE_TEST_SUITE_P(Cases, ClassifierTable, ::testing::ValuesIn(LoadCases()),
                          [](const ::testing::TestParamInfo<Case>& param_info) {
                            const std::string prefix =
-                               param_info.param.file == kCaseFiles[0] ? "line_" : "attack_line_";
+                               param_info.param.file == kCaseFiles[0] ? "line_"
+                               : param_info.param.file == kStrictFile ? "strict_line_"
+                                                                      : "attack_line_";
                            return prefix + std::to_string(param_info.param.line);
                          });
 

@@ -94,9 +94,9 @@ TEST(Classifier, UserTablesReplaceEntriesByName) {
   ASSERT_TRUE(layered) << layered.error();
   EXPECT_EQ(layered->ClassifyCommand("curl https://x").level, Level::kL1);
   EXPECT_EQ(layered->ClassifyCommand("curl https://x").Deciding().why, "We trust curl here.");
-  EXPECT_EQ(layered->ClassifyCommand("wget https://x").level, Level::kL3);  // alias untouched
+  EXPECT_EQ(layered->ClassifyCommand("wget https://x").level, Level::kL2);  // alias untouched
   EXPECT_EQ(layered->Classify({"WebFetch", {{"url", "x"}}, ""}).level, Level::kL0);
-  EXPECT_EQ(Embedded().ClassifyCommand("curl https://x").level, Level::kL3);  // base unchanged
+  EXPECT_EQ(Embedded().ClassifyCommand("curl https://x").level, Level::kL2);  // base unchanged
 }
 
 TEST(Classifier, UserPathListsMatchInAnyCase) {

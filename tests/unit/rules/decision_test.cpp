@@ -60,9 +60,76 @@ TEST_P(LevelMapping, DefaultMappingWhenNoRuleMatches) {
 
 INSTANTIATE_TEST_SUITE_P(Levels, LevelMapping,
                          ::testing::Values(LevelCase{0, Permission::kAllow, false},
-                                           LevelCase{1, Permission::kAllow, true},
-                                           LevelCase{2, Permission::kAsk, false},
+                                           LevelCase{1, Permission::kAllow, false},
+                                           LevelCase{2, Permission::kPass, false},
                                            LevelCase{3, Permission::kDeny, false}));
+
+TEST(Decision, TheStrictProfileAsksAndNotifiesAsTheSeedDoes) {
+  auto settings = ParseDecisionSettings("profile: strict\n", "s.yaml");
+  ASSERT_TRUE(settings.ok()) << settings.error();
+  EXPECT_EQ(settings->profile, Profile::kStrict);
+  EXPECT_EQ(settings->levels[0], LevelOutcome::kAllow);
+  EXPECT_EQ(settings->levels[1], LevelOutcome::kNotice);
+  EXPECT_EQ(settings->levels[2], LevelOutcome::kAsk);
+  EXPECT_EQ(settings->levels[3], LevelOutcome::kDeny);
+  auto notice = Decide(RuleSet{}, Bash(1), {{policy::Level::kL1, "touch", "touch x"}}, *settings);
+  ASSERT_TRUE(notice.ok());
+  EXPECT_EQ(notice->permission, Permission::kAllow);
+  EXPECT_FALSE(notice->notice.empty()) << "strict keeps the seed's NOTIFY for L1";
+}
+
+TEST(Decision, LevelsNamedInAFileSurviveTheProfileWhicheverComesFirst) {
+  // hook.levels before profile in the same file, and across two layers.
+  auto same_file =
+      ParseDecisionSettings("hook:\n  levels: {L2: pass}\nprofile: strict\n", "s.yaml");
+  ASSERT_TRUE(same_file.ok()) << same_file.error();
+  EXPECT_EQ(same_file->levels[2], LevelOutcome::kPass);
+  EXPECT_EQ(same_file->levels[1], LevelOutcome::kNotice);
+  auto user = util::ParseSettingsLayer("hook:\n  levels: {L1: notice}\n", "u.yaml");
+  auto strict = util::ParseSettingsLayer("profile: standard\n", "p.yaml");
+  ASSERT_TRUE(user.ok() && strict.ok());
+  std::vector<std::string> ignored;
+  DecisionSettings settings = DecisionSettingsFrom({*user, *strict}, ignored);
+  EXPECT_TRUE(ignored.empty());
+  EXPECT_EQ(settings.levels[1], LevelOutcome::kNotice);
+  EXPECT_EQ(settings.levels[2], LevelOutcome::kPass);
+}
+
+TEST(Decision, AnUnknownProfileIsAnErrorWithItsLine) {
+  auto settings = ParseDecisionSettings("audit: {}\nprofile: paranoid\n", "s.yaml");
+  ASSERT_FALSE(settings.ok());
+  EXPECT_NE(settings.error().find("s.yaml:2:"), std::string::npos) << settings.error();
+  EXPECT_NE(settings.error().find("standard or strict"), std::string::npos) << settings.error();
+}
+
+TEST(Decision, PassIsAnAnswerLevelsAndRulesCanGive) {
+  auto settings = ParseDecisionSettings("hook:\n  levels: {L3: pass}\n", "s.yaml");
+  ASSERT_TRUE(settings.ok()) << settings.error();
+  auto decision = Decide(RuleSet{}, Bash(3), {{policy::Level::kL3, "why", "x"}}, *settings);
+  ASSERT_TRUE(decision.ok());
+  EXPECT_EQ(decision->permission, Permission::kPass);
+  EXPECT_EQ(DecisionJson(*decision)["decision"], "pass");
+  RuleSet set = Layers(
+      "rules:\n  - {id: leave-mcp, conditions: {tool_name: 'mcp__github__*'}, action: PASS, "
+      "reason: my own Claude Code rules cover github}\n",
+      "");
+  Facts facts;
+  facts.tool_name = "mcp__github__create_issue";
+  facts.level = policy::Level::kL2;
+  auto ruled = Decide(set, facts, {},
+                      DecisionSettings{.levels = {LevelOutcome::kAllow, LevelOutcome::kAllow,
+                                                  LevelOutcome::kAsk, LevelOutcome::kDeny}});
+  ASSERT_TRUE(ruled.ok());
+  EXPECT_EQ(ruled->permission, Permission::kPass);
+  EXPECT_EQ(ruled->source, Source::kRule);
+}
+
+TEST(Decision, AProjectRuleMayNotPass) {
+  RuleSet set = Layers("", "rules:\n  - {id: p, conditions: {}, action: PASS}\n");
+  EXPECT_TRUE(set.rules.empty());
+  ASSERT_FALSE(set.warnings.empty());
+  EXPECT_NE(set.warnings.front().find("not PASS"), std::string::npos) << set.warnings.front();
+}
 
 TEST(Decision, MappingIsConfigurable) {
   auto settings = ParseDecisionSettings(
@@ -91,9 +158,10 @@ TEST(Decision, EmbeddedSettingsHaveTheDefaultMapping) {
   std::vector<std::string> ignored;
   DecisionSettings settings = DecisionSettingsFrom(util::LoadSettingsLayers().layers, ignored);
   EXPECT_TRUE(ignored.empty());
+  EXPECT_EQ(settings.profile, Profile::kStandard);
   EXPECT_EQ(settings.levels[0], LevelOutcome::kAllow);
-  EXPECT_EQ(settings.levels[1], LevelOutcome::kNotice);
-  EXPECT_EQ(settings.levels[2], LevelOutcome::kAsk);
+  EXPECT_EQ(settings.levels[1], LevelOutcome::kAllow);
+  EXPECT_EQ(settings.levels[2], LevelOutcome::kPass);
   EXPECT_EQ(settings.levels[3], LevelOutcome::kDeny);
   EXPECT_EQ(settings.budget_ms, 1000);
 }
@@ -162,10 +230,14 @@ INSTANTIATE_TEST_SUITE_P(
                     kProjectAsk, 3, Permission::kAsk, "rule"},
         TightenCase{"allow in project is ignored", "",
                     "rules:\n  - {id: p, priority: 1, conditions: {}, action: ALLOW}\n", 2,
-                    Permission::kAsk, "classifier"},
-        TightenCase{"sample cannot loosen an L2 ask", "",
+                    Permission::kPass, "classifier"},
+        TightenCase{"sample cannot loosen an L3 deny", "",
+                    "rules:\n  - {id: p, priority: 1, conditions: {}, action: SAMPLE}\n", 3,
+                    Permission::kDeny, "classifier"},
+        TightenCase{"ask tightens an L2 pass", "", kProjectAsk, 2, Permission::kAsk, "rule"},
+        TightenCase{"sample may stand in for an L2 pass", "",
                     "rules:\n  - {id: p, priority: 1, conditions: {}, action: SAMPLE}\n", 2,
-                    Permission::kAsk, "classifier"}));
+                    Permission::kAsk, "rule"}));
 
 TEST(Decision, SampleResolvesToAskWithGuidance) {
   RuleSet set = Layers(

@@ -89,7 +89,7 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"no id", "rules:\n  - action: DENY\n    conditions: {}\n",
                   "rules.yaml:2: rule without an id"},
         ErrorCase{"bad action", "rules:\n  - id: x\n    conditions: {}\n    action: BLOCK\n",
-                  "rules.yaml:4: rule x: action must be ALLOW, DENY, ASK or SAMPLE"},
+                  "rules.yaml:4: rule x: action must be ALLOW, PASS, ASK, DENY or SAMPLE"},
         ErrorCase{"no action", "rules:\n  - id: x\n    conditions: {}\n", "rule x: no action"},
         ErrorCase{"no conditions", "rules:\n  - id: x\n    action: ASK\n", "rule x: no conditions"},
         ErrorCase{"unknown rule key", "rules:\n  - id: x\n    condition: {}\n    action: ASK\n",
