@@ -1,6 +1,7 @@
 // `togmal check`: what would happen to one tool call or shell command, decided
 // exactly as the hook decides it (check::Judge: classifier, rules, the
-// hook.levels mapping), without recording anything.
+// hook.levels mapping), without recording a decision. A deny or ask's allow
+// code is remembered in the database, so that `togmal allow CODE` accepts it.
 
 #include <filesystem>
 #include <iostream>
@@ -11,7 +12,10 @@
 #include <vector>
 
 #include "command.h"
+#include "database_option.h"
 #include "togmal/check/judge.h"
+#include "togmal/store/allow_grants.h"
+#include "togmal/store/database.h"
 #include "togmal/util/json_parse.h"
 #include "togmal/util/settings_layers.h"
 #include "togmal/util/text.h"
@@ -20,6 +24,7 @@ namespace togmal::cli {
 namespace {
 
 struct CheckOptions {
+  DatabaseOption db;
   bool json = false;
   std::string cwd;
   std::string tool;
@@ -49,10 +54,36 @@ void PrintText(const rules::Decision& decision) {
   }
 }
 
+// Remembers the code the answer names (store::AllowGrants::RememberCall). A
+// database that cannot be written leaves the answer as it is, with a warning.
+void RememberCode(const check::ToolCallRequest& call, const check::Judgement& judgement,
+                  const DatabaseOption& db_option) {
+  if (!judgement.allow_code || judgement.allow_code->grant) return;
+  store::CodedCall coded;
+  coded.fingerprint = judgement.allow_code->fingerprint;
+  coded.tool_name = call.tool_name;
+  coded.input = call.tool_input;
+  coded.cwd = call.cwd;
+  coded.decision = std::string(rules::PermissionName(judgement.decision.permission));
+  coded.reason = judgement.decision.reason;
+  auto db = store::Database::Open(db_option.Resolve());
+  Result<void> remembered;
+  if (db) {
+    remembered = store::AllowGrants(*db).RememberCall(coded);
+  } else {
+    remembered = Fail(db.error());
+  }
+  if (!remembered) {
+    std::cerr << "warning: `togmal allow " << judgement.allow_code->code
+              << "` will not find this call: " << remembered.error() << "\n";
+  }
+}
+
 }  // namespace
 
 Action DefineCheck(CLI::App& command) {
   auto options = std::make_shared<CheckOptions>();
+  options->db = AddDatabaseOption(command);
   command.add_flag("--json", options->json, "Print {level, decision, why, reasons} as JSON");
   command.add_option("--cwd", options->cwd,
                      "Project directory the call runs in (default: the current directory)");
@@ -129,7 +160,9 @@ Action DefineCheck(CLI::App& command) {
     for (const std::string& why : policy->warnings) std::cerr << "warning: " << why << "\n";
     for (const std::string& why : policy->rules->ignored) std::cerr << "warning: " << why << "\n";
     const check::Judge judge({.via = "cli", .recording = check::Recording::kWhatIf});
-    const rules::Decision decision = judge.Decide(call, *policy).decision;
+    const check::Judgement judgement = judge.Decide(call, *policy);
+    const rules::Decision& decision = judgement.decision;
+    RememberCode(call, judgement, options->db);
     if (options->json) {
       nlohmann::json out = rules::DecisionJson(decision);
       out["why"] = std::string(WithoutPrefix(decision.reason));
