@@ -11,11 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "coded_call.h"
 #include "command.h"
 #include "database_option.h"
 #include "togmal/check/judge.h"
-#include "togmal/store/allow_grants.h"
-#include "togmal/store/database.h"
 #include "togmal/util/json_parse.h"
 #include "togmal/util/settings_layers.h"
 #include "togmal/util/text.h"
@@ -51,31 +50,6 @@ void PrintText(const rules::Decision& decision) {
         std::cout << "  [" << util::OneLine(finding.segment, 160) << ']';
       std::cout << '\n';
     }
-  }
-}
-
-// Remembers the code the answer names (store::AllowGrants::RememberCall). A
-// database that cannot be written leaves the answer as it is, with a warning.
-void RememberCode(const check::ToolCallRequest& call, const check::Judgement& judgement,
-                  const DatabaseOption& db_option) {
-  if (!judgement.allow_code || judgement.allow_code->grant) return;
-  store::CodedCall coded;
-  coded.fingerprint = judgement.allow_code->fingerprint;
-  coded.tool_name = call.tool_name;
-  coded.input = call.tool_input;
-  coded.cwd = call.cwd;
-  coded.decision = std::string(rules::PermissionName(judgement.decision.permission));
-  coded.reason = judgement.decision.reason;
-  auto db = store::Database::Open(db_option.Resolve());
-  Result<void> remembered;
-  if (db) {
-    remembered = store::AllowGrants(*db).RememberCall(coded);
-  } else {
-    remembered = Fail(db.error());
-  }
-  if (!remembered) {
-    std::cerr << "warning: `togmal allow " << judgement.allow_code->code
-              << "` will not find this call: " << remembered.error() << "\n";
   }
 }
 
