@@ -50,9 +50,12 @@ std::optional<GrantScope> ParseScope(std::string_view name) {
 // A table in code, not in config/: it defines the stored fingerprint (a change
 // orphans every grant and needs a migration, docs/store.md), and no user or
 // project configuration may widen what a granted code lets through.
+// `digested` names a field that acts as a whole but is kept as its SHA-256
+// digest ("sha256:HEX"): a file's content, which may be large.
 struct ToolWording {
   std::string_view tool;
   std::array<std::string_view, 3> fields;
+  std::string_view digested = {};
 };
 constexpr ToolWording kWording[] = {
     // What runs is the command: its description, the time it is given and
@@ -65,7 +68,16 @@ constexpr ToolWording kWording[] = {
     // The sub-agent does what its prompt says; the description is its title.
     {"Task", {"description"}},
     {"Agent", {"description"}},
+    // Every field of a Write acts: the path, and the content by its digest.
+    {"Write", {}, "content"},
 };
+
+const ToolWording* WordingOf(std::string_view tool_name) {
+  for (const ToolWording& wording : kWording) {
+    if (wording.tool == tool_name) return &wording;
+  }
+  return nullptr;
+}
 
 bool HasRedaction(const json& value) {
   if (value.is_string()) {
@@ -135,19 +147,19 @@ Error Failure(const Database& database, const SQLite::Exception& e) {
 }  // namespace
 
 bool FieldActs(std::string_view tool_name, std::string_view field) {
-  for (const ToolWording& wording : kWording) {
-    if (wording.tool != tool_name) continue;
-    return std::find(wording.fields.begin(), wording.fields.end(), field) == wording.fields.end();
-  }
-  return true;
+  const ToolWording* wording = WordingOf(tool_name);
+  return wording == nullptr || field.empty() ||
+         std::find(wording->fields.begin(), wording->fields.end(), field) == wording->fields.end();
 }
 
 json CallAction(std::string_view tool_name, const json& input) {
   if (!input.is_object()) return input;
+  const ToolWording* wording = WordingOf(tool_name);
   json action = json::object();
   for (const auto& [key, value] : input.items()) {
     if (!FieldActs(tool_name, key)) continue;
-    if (tool_name == "Write" && key == "content" && value.is_string()) {
+    if (wording != nullptr && !wording->digested.empty() && key == wording->digested &&
+        value.is_string()) {
       action[key] = "sha256:" + Sha256Hex(value.get_ref<const std::string&>());
     } else {
       action[key] = value;
