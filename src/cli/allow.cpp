@@ -1,8 +1,9 @@
-// `togmal allow CODE`: the user lets one denied or asked call through. The
+// `togmal allow CODE`: the user lets one denied or asked action through. The
 // code comes from the decision's reason; the call it names is found in the
-// audit trail (its fingerprint: tool, input, working directory), so the grant
-// covers exactly that call. The agent cannot run this itself: the classifier
-// puts `togmal allow` at L3.
+// audit trail or among `togmal check`'s questions (its fingerprint: tool, the
+// input fields that act, working directory), so the grant covers exactly that
+// action, however the agent words it. The agent cannot run this itself: the
+// classifier puts `togmal allow` at L3.
 #include <re2/re2.h>
 
 #include <charconv>
@@ -65,7 +66,8 @@ std::string Describe(const std::string& tool, const json& input, const std::stri
   if (input.is_object() && input.contains("command") && input["command"].is_string()) {
     what += " `" + util::Shorten(input["command"].get<std::string>(), 200) + "`";
   } else {
-    what += " " + util::Shorten(util::DumpJson(input), 200);
+    // What acts, as the code names it: no description, a Write's content as its digest.
+    what += " " + util::Shorten(util::DumpJson(store::CallAction(tool, input)), 200);
   }
   if (!cwd.empty()) what += " in " + cwd;
   return what;
@@ -76,13 +78,15 @@ std::string ExactRegex(std::string_view value) {
   return "{regex: " + util::DumpJson(json("^" + RE2::QuoteMeta(value) + "$")) + "}";
 }
 
-// The user rule for --always: this tool, this working directory and these
-// input values, exactly. Nested values cannot be matched exactly, and a
-// redacted secret would match the wrong text: both are refused.
+// The user rule for --always: this tool, this working directory and the
+// values of the input fields that act (store::FieldActs), exactly; never the
+// agent's wording (a Bash description). Nested values cannot be matched
+// exactly, and a redacted secret would match the wrong text: both are refused.
 Result<std::string> AlwaysRuleItem(const store::CodedCall& call, const std::string& id) {
   if (!call.input.is_object()) return Fail("the call's input is not an object");
   std::string parameters;
   for (const auto& [key, value] : call.input.items()) {
+    if (!store::FieldActs(call.tool_name, key)) continue;
     if (value.is_object() || value.is_array()) {
       return Fail("its input has a nested value (" + key +
                   ") that a rule cannot match exactly; use --for or --once");
@@ -101,6 +105,19 @@ Result<std::string> AlwaysRuleItem(const store::CodedCall& call, const std::stri
   item += "    action: ALLOW\n    reason: let through by `togmal allow " +
           store::AllowCode(call.fingerprint) + " --always`\n";
   return item;
+}
+
+// "once (not used yet)", "until TIME", "always (rule ID)".
+std::string Covers(const store::AllowGrant& grant) {
+  switch (grant.scope) {
+    case store::GrantScope::kOnce:
+      return "once (not used yet)";
+    case store::GrantScope::kUntil:
+      return "until " + grant.expires_at;
+    case store::GrantScope::kAlways:
+      return "always (rule " + grant.rule_id + ")";
+  }
+  return "";
 }
 
 int List(store::AllowGrants& grants, bool all) {
@@ -159,20 +176,37 @@ int Grant(store::AllowGrants& grants, const AllowOptions& options, const std::st
   }
   if (!*found) {
     std::cerr << "togmal allow: no denied or asked call with the code " << code
-              << " is in the audit trail (the code ends the reason of a deny or ask)\n";
+              << " is in the audit trail or among `togmal check`'s questions (the code ends "
+                 "the reason of a deny or ask)\n";
     return kExitFailure;
   }
   const store::CodedCall& call = **found;
   const std::string what = Describe(call.tool_name, call.input, call.cwd);
   if (options.always) {
-    const std::string id = "allow-code-" + code + "-" + std::to_string(call.audit_id);
+    // A second --always for the same action would write a second rule.
+    auto existing = grants.ActiveAlways(call.fingerprint);
+    if (!existing) {
+      std::cerr << "togmal allow: " << existing.error() << "\n";
+      return kExitFailure;
+    }
+    if (*existing) {
+      std::cout << "already allowed " << Covers(**existing) << ": " << what << "\n";
+      return kExitOk;
+    }
+    const auto now = std::chrono::system_clock::now();
+    // Unique per grant; a what-if question has no audit id, so the time serves.
+    const int64_t serial =
+        call.audit_id != 0
+            ? call.audit_id
+            : std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
+    const std::string id = "allow-code-" + code + "-" + std::to_string(serial);
     auto item = AlwaysRuleItem(call, id);
     if (!item) {
       std::cerr << "togmal allow: cannot allow " << code << " always: " << item.error() << "\n";
       return kExitDataErr;
     }
-    const std::string marker = "togmal allow " + code + " --always (" +
-                               store::FormatAuditTime(std::chrono::system_clock::now()) + ")";
+    const std::string marker =
+        "togmal allow " + code + " --always (" + store::FormatAuditTime(now) + ")";
     if (auto appended = rules::AppendUserRule(rules::UserRulesPath(), marker, *item); !appended) {
       std::cerr << "togmal allow: " << appended.error() << "\n";
       return kExitConfig;
@@ -204,10 +238,20 @@ int Grant(store::AllowGrants& grants, const AllowOptions& options, const std::st
     std::cerr << "togmal allow: " << granted.error() << "\n";
     return kExitFailure;
   }
+  switch (granted->outcome) {
+    case store::GrantOutcome::kAlready:
+      std::cout << "already allowed " << Covers(granted->grant) << ": " << what << "\n";
+      return kExitOk;
+    case store::GrantOutcome::kExtended:
+      std::cout << "extended: allowing until " << granted->grant.expires_at << ": " << what << "\n";
+      return kExitOk;
+    case store::GrantOutcome::kNew:
+      break;
+  }
   if (scope == store::GrantScope::kOnce) {
     std::cout << "allowing once: " << what << "\n";
   } else {
-    std::cout << "allowing until " << granted->expires_at << ": " << what << "\n";
+    std::cout << "allowing until " << granted->grant.expires_at << ": " << what << "\n";
   }
   std::cout << "  (it was " << call.decision << ": " << util::Shorten(call.reason, 300) << ")\n";
   return kExitOk;
@@ -256,8 +300,11 @@ Action DefineAllow(CLI::App& command) {
   command.add_flag("--revoke", options->revoke,
                    "Revoke the grants for CODE (and the rule --always wrote)");
   command.footer(
-      "A grant covers exactly the call the code names: the same tool, input and working\n"
-      "directory. Run it in your own terminal; an agent asking to run it is denied.\n"
+      "A grant covers the action the code names: the same tool, the same input fields that\n"
+      "act (a command, a file and its content, a URL; not the agent's description of it)\n"
+      "and the same working directory. Granting a code again says what is already granted,\n"
+      "or extends a time grant. Run it in your own terminal; an agent asking to run it is\n"
+      "denied.\n"
       "Examples:\n"
       "  togmal allow K7Q2              # once\n"
       "  togmal allow K7Q2 --for 1h\n"

@@ -1,6 +1,7 @@
 // `togmal check`: what would happen to one tool call or shell command, decided
 // exactly as the hook decides it (check::Judge: classifier, rules, the
-// hook.levels mapping), without recording anything.
+// hook.levels mapping), without recording a decision. A deny or ask's allow
+// code is remembered in the database, so that `togmal allow CODE` accepts it.
 
 #include <filesystem>
 #include <iostream>
@@ -10,7 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "coded_call.h"
 #include "command.h"
+#include "database_option.h"
 #include "togmal/check/judge.h"
 #include "togmal/util/json_parse.h"
 #include "togmal/util/settings_layers.h"
@@ -20,6 +23,7 @@ namespace togmal::cli {
 namespace {
 
 struct CheckOptions {
+  DatabaseOption db;
   bool json = false;
   std::string cwd;
   std::string tool;
@@ -54,6 +58,7 @@ void PrintText(const rules::Decision& decision) {
 
 Action DefineCheck(CLI::App& command) {
   auto options = std::make_shared<CheckOptions>();
+  options->db = AddDatabaseOption(command);
   command.add_flag("--json", options->json,
                    "Print {level, decision (allow, pass, ask or deny), why, reasons} as JSON");
   command.add_option("--cwd", options->cwd,
@@ -139,7 +144,9 @@ Action DefineCheck(CLI::App& command) {
     for (const std::string& why : policy->warnings) std::cerr << "warning: " << why << "\n";
     for (const std::string& why : policy->rules->ignored) std::cerr << "warning: " << why << "\n";
     const check::Judge judge({.via = "cli", .recording = check::Recording::kWhatIf});
-    const rules::Decision decision = judge.Decide(call, *policy).decision;
+    const check::Judgement judgement = judge.Decide(call, *policy);
+    const rules::Decision& decision = judgement.decision;
+    RememberCode(call, judgement, options->db);
     if (options->json) {
       nlohmann::json out = rules::DecisionJson(decision);
       out["why"] = std::string(WithoutPrefix(decision.reason));

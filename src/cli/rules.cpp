@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "coded_call.h"
 #include "command.h"
+#include "database_option.h"
 #include "togmal/check/judge.h"
 #include "togmal/rules/decision.h"
 #include "togmal/rules/rule_loader.h"
@@ -67,9 +69,11 @@ int Validate(const std::string& file) {
   return kExitOk;
 }
 
-// Decides exactly as the hook does, recording nothing; a SAMPLE stays visible
-// as such (the hook then asks; `serve` asks the client's model).
-Result<rules::Decision> Explain(const check::ToolCallRequest& call) {
+// Decides exactly as the hook does, recording no decision; a SAMPLE stays
+// visible as such (the hook then asks; `serve` asks the client's model). With
+// `remember`, the answer's allow code is remembered for `togmal allow`.
+Result<rules::Decision> Explain(const check::ToolCallRequest& call,
+                                const DatabaseOption* remember = nullptr) {
   util::SettingsLayers layers = util::LoadSettingsLayers();
   for (const std::string& why : layers.ignored) std::cerr << "warning: " << why << "\n";
   auto policy = check::LoadPolicy(call.cwd, layers.layers);
@@ -81,9 +85,10 @@ Result<rules::Decision> Explain(const check::ToolCallRequest& call) {
        .recording = check::Recording::kWhatIf,
        .audit = {},
        .resolve_sample = [](const check::ToolCallRequest&, rules::Decision&) { return true; }});
-  rules::Decision decision = judge.Decide(call, *policy).decision;
-  if (decision.source == rules::Source::kError) return Fail(decision.reason);
-  return decision;
+  check::Judgement judgement = judge.Decide(call, *policy);
+  if (judgement.decision.source == rules::Source::kError) return Fail(judgement.decision.reason);
+  if (remember != nullptr) RememberCode(call, judgement, *remember);
+  return std::move(judgement.decision);
 }
 
 std::string Outcome(const rules::Decision& decision) {
@@ -94,6 +99,7 @@ std::string Outcome(const rules::Decision& decision) {
 }
 
 struct ExplainOptions {
+  DatabaseOption db;
   std::string tool;
   std::string input = "{}";
   std::string cwd;
@@ -110,7 +116,7 @@ int RunExplain(const ExplainOptions& options) {
     std::cerr << "--input must be a JSON object, e.g. '{\"command\": \"ls\"}'\n";
     return kExitUsage;
   }
-  auto decision = Explain(call);
+  auto decision = Explain(call, &options.db);
   if (!decision) {
     std::cerr << decision.error() << "\n";
     return kExitDataErr;
@@ -237,6 +243,7 @@ Action DefineRules(CLI::App& command) {
   CLI::App* explain =
       command.add_subcommand("explain", "Show which rule or level decides a tool call, and why");
   auto explain_options = std::make_shared<ExplainOptions>();
+  explain_options->db = AddDatabaseOption(*explain);
   explain->add_option("--tool", explain_options->tool, "Tool name: Bash, Write, mcp__x__y, ...")
       ->required();
   explain

@@ -64,6 +64,7 @@ void Migrate(SQLite::Database& db, int from_version) {
     SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
     if (ReadUserVersion(db) >= migration.version) continue;
     db.exec(migration.sql);
+    if (migration.then != nullptr) migration.then(db);
     db.exec("PRAGMA user_version = " + std::to_string(migration.version));
     transaction.commit();
   }
@@ -263,6 +264,7 @@ Result<Database> Database::OpenInMemory() {
     for (const Migration& migration : Migrations()) {
       SQLite::Transaction transaction(*db);
       db->exec(migration.sql);
+      if (migration.then != nullptr) migration.then(*db);
       db->exec("PRAGMA user_version = " + std::to_string(migration.version));
       transaction.commit();
     }

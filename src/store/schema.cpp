@@ -109,11 +109,31 @@ DROP TRIGGER IF EXISTS evidence_fts_delete;
 DROP TRIGGER IF EXISTS evidence_fts_update;
 )sql";
 
+// Version 5: allow codes name the action, not the wording (allow_grants.cpp
+// CallFingerprint): the grants are re-keyed (RekeyAllowGrants), and the coded
+// calls of what-if questions (`togmal check`, which records no decision) are
+// kept, the newest 1,000, so that `togmal allow CODE` finds them.
+constexpr const char* kVersion5 = R"sql(
+CREATE TABLE coded_call (
+  id          INTEGER PRIMARY KEY,
+  time        TEXT    NOT NULL,
+  code        TEXT    NOT NULL,
+  fingerprint TEXT    NOT NULL,
+  tool_name   TEXT    NOT NULL,
+  input       TEXT    NOT NULL,
+  cwd         TEXT,
+  decision    TEXT    NOT NULL,
+  reason      TEXT
+);
+CREATE INDEX coded_call_by_code ON coded_call (code);
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, kVersion1},
     {2, kVersion2},
     {3, kVersion3},
     {4, kVersion4},
+    {5, kVersion5, &RekeyAllowGrants},
 };
 
 }  // namespace

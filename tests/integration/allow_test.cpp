@@ -47,6 +47,13 @@ class AllowCodes : public ::testing::Test {
     return event.dump();
   }
 
+  // Claude Code's Bash call with the agent's description of it.
+  std::string Described(const std::string& command, const std::string& description) const {
+    json event = json::parse(Event(command));
+    event["tool_input"]["description"] = description;
+    return event.dump();
+  }
+
   // The decision and reason the hook gives.
   std::pair<std::string, std::string> Hook(const std::string& event) {
     auto result = RunProcess({TogmalBinary(), "hook"}, event, env_, std::chrono::seconds(60));
@@ -171,6 +178,94 @@ TEST_F(AllowCodes, AlwaysRefusesInputARuleCannotMatchExactly) {
   EXPECT_FALSE(fs::exists(root_ / "config/togmal/rules.yaml"));
   ASSERT_EQ(Allow({code, "--for", "1h"}).exit_code, 0);
   EXPECT_EQ(Hook(event.dump()).first, "allow");
+}
+
+// The code names the action: the agent's two wordings of one command get one
+// code, and a time grant lets both through (it used to stop at the next one).
+TEST_F(AllowCodes, OneCodeForOneCommandHoweverItIsDescribed) {
+  const std::string first = Described("rm -rf ~/project", "Remove the old project");
+  const std::string second = Described("rm -rf ~/project", "Delete project folder to start over");
+  auto [decision, reason] = Hook(first);
+  ASSERT_EQ(decision, "deny");
+  const std::string code = CodeOf(reason);
+  EXPECT_EQ(CodeOf(Hook(second).second), code);
+  ASSERT_EQ(Allow({code, "--for", "1h"}).exit_code, 0);
+  EXPECT_EQ(Hook(first).first, "allow");
+  EXPECT_EQ(Hook(second).first, "allow");
+  EXPECT_EQ(Hook(Event("rm -rf ~/project")).first, "allow");
+  EXPECT_EQ(Hook(Described("rm -rf ~/project2", "Remove the old project")).first, "deny");
+}
+
+// `togmal check` records no decision, yet the code it prints is one
+// `togmal allow` accepts, and the grant is for the hook's call.
+TEST_F(AllowCodes, ACodeFromTogmalCheckIsAccepted) {
+  auto checked = RunProcess(
+      {TogmalBinary(), "check", "--cwd", (root_ / "proj").string(), "--", "rm -rf ~/project"}, "",
+      env_, std::chrono::seconds(60));
+  ASSERT_EQ(checked.exit_code, 0) << checked.err;
+  std::string code;
+  ASSERT_TRUE(RE2::PartialMatch(checked.out, R"(\(togmal allow ([0-9A-Z]{4})\))", &code))
+      << checked.out;
+  auto granted = Allow({code});
+  ASSERT_EQ(granted.exit_code, 0) << granted.err;
+  EXPECT_NE(granted.out.find("rm -rf ~/project"), std::string::npos) << granted.out;
+  EXPECT_EQ(Hook(Described("rm -rf ~/project", "Remove it")).first, "allow");
+  EXPECT_EQ(Hook(Event("rm -rf ~/project")).first, "deny");  // spent
+  // No decision was recorded for the question itself.
+  for (const store::AuditEntry& entry : Audit()) {
+    if (entry.kind == store::AuditKind::kDecision) {
+      EXPECT_NE(entry.session, "cli");
+    }
+  }
+}
+
+// Granting one code twice makes one grant: the second says what is granted
+// already, and a longer time extends the one grant.
+TEST_F(AllowCodes, GrantingTwiceSaysSoOrExtends) {
+  const std::string code = CodeOf(Hook(Event("rm -rf ~/project")).second);
+  ASSERT_EQ(Allow({code}).exit_code, 0);
+  auto again = Allow({code});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find("already allowed once (not used yet)"), std::string::npos) << again.out;
+  auto hour = Allow({code, "--for", "1h"});
+  EXPECT_EQ(hour.exit_code, 0) << hour.err;
+  EXPECT_NE(hour.out.find("extended: allowing until "), std::string::npos) << hour.out;
+  auto shorter = Allow({code, "--for", "10m"});
+  EXPECT_NE(shorter.out.find("already allowed until "), std::string::npos) << shorter.out;
+  auto listed = Allow({"--list", "--all"});
+  std::size_t lines = 0;
+  for (char c : listed.out) lines += c == '\n' ? 1 : 0;
+  EXPECT_EQ(lines, 1u) << listed.out;
+  int grants = 0, extends = 0;
+  for (const store::AuditEntry& entry : Audit()) {
+    if (entry.kind != store::AuditKind::kConfigChange) continue;
+    grants += entry.decision == "grant" ? 1 : 0;
+    extends += entry.decision == "extend" ? 1 : 0;
+  }
+  EXPECT_EQ(grants, 1);
+  EXPECT_EQ(extends, 1);
+}
+
+// --always writes a rule on what acts (the command), never on the agent's
+// description; a second --always writes no second rule.
+TEST_F(AllowCodes, AlwaysRuleMatchesTheCommandNotItsDescription) {
+  const fs::path rules = root_ / "config/togmal/rules.yaml";
+  const std::string code =
+      CodeOf(Hook(Described("rm -rf ~/project", "Remove the old project")).second);
+  auto always = Allow({code, "--always"});
+  ASSERT_EQ(always.exit_code, 0) << always.err;
+  std::stringstream text;
+  text << std::ifstream(rules).rdbuf();
+  EXPECT_EQ(text.str().find("description"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("command"), std::string::npos) << text.str();
+  EXPECT_EQ(Hook(Described("rm -rf ~/project", "Start over")).first, "allow");
+  EXPECT_EQ(Hook(Described("rm -rf ~/project2", "Remove the old project")).first, "deny");
+  auto twice = Allow({code, "--always"});
+  EXPECT_EQ(twice.exit_code, 0) << twice.err;
+  EXPECT_NE(twice.out.find("already allowed always"), std::string::npos) << twice.out;
+  std::stringstream after;
+  after << std::ifstream(rules).rdbuf();
+  EXPECT_EQ(after.str(), text.str());
 }
 
 TEST_F(AllowCodes, UnknownCodesAndTheAgentRunningAllowAreRefused) {

@@ -299,6 +299,42 @@ TEST(Judge, DenyAndAskEndWithTheAllowCodeAndAGrantLetsThatCallThrough) {
   EXPECT_EQ(broken.Decide(call, BuiltinPolicy()).decision.permission, rules::Permission::kDeny);
 }
 
+// The same command, described two ways by the agent, is one action: one code,
+// and a grant for it lets both wordings through.
+TEST(Judge, OneCodeForOneActionHoweverTheAgentDescribesIt) {
+  ToolCallRequest first = Bash("rm -rf ~/project");
+  first.tool_input["description"] = "Remove the old project";
+  ToolCallRequest second = Bash("rm -rf ~/project");
+  second.tool_input["description"] = "Clean up the project folder";
+  second.tool_input["timeout"] = 120000;
+  Judge judge({.via = "cli", .recording = Recording::kWhatIf});
+  Judgement one = judge.Decide(first, BuiltinPolicy());
+  Judgement two = judge.Decide(second, BuiltinPolicy());
+  ASSERT_TRUE(one.allow_code && two.allow_code);
+  EXPECT_EQ(one.allow_code->code, two.allow_code->code);
+  EXPECT_EQ(one.allow_code->fingerprint, two.allow_code->fingerprint);
+  Judgement other = judge.Decide(Bash("rm -rf ~/projects"), BuiltinPolicy());
+  ASSERT_TRUE(other.allow_code);
+  EXPECT_NE(other.allow_code->fingerprint, one.allow_code->fingerprint);
+
+  const std::string granted = one.allow_code->fingerprint;
+  GrantLookup grants = [&](std::string_view print,
+                           bool) -> Result<std::optional<store::AllowGrant>> {
+    if (print != granted) return std::optional<store::AllowGrant>();
+    store::AllowGrant grant;
+    grant.id = 3;
+    grant.scope = store::GrantScope::kUntil;
+    grant.expires_at = "2999-01-01T00:00:00.000000Z";
+    return std::optional<store::AllowGrant>(grant);
+  };
+  MemorySink memory;
+  Judge hook({.via = "hook", .audit = memory.Sink(), .grants = grants});
+  EXPECT_EQ(hook.Decide(first, BuiltinPolicy()).decision.permission, rules::Permission::kAllow);
+  EXPECT_EQ(hook.Decide(second, BuiltinPolicy()).decision.permission, rules::Permission::kAllow);
+  EXPECT_EQ(hook.Decide(Bash("rm -rf ~/projects"), BuiltinPolicy()).decision.permission,
+            rules::Permission::kDeny);
+}
+
 }  // namespace
 }  // namespace togmal::check
 

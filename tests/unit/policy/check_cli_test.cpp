@@ -12,7 +12,11 @@ namespace {
 using testing::RunProcess;
 using testing::TogmalBinary;
 
-testing::EnvChanges IsolatedConfig() { return {{"XDG_CONFIG_HOME", "/nonexistent-togmal-test"}}; }
+// No user configuration, and no database: a deny's code cannot be remembered
+// (a warning on stderr), and the tests never write to the user's own.
+testing::EnvChanges IsolatedConfig() {
+  return {{"XDG_CONFIG_HOME", "/nonexistent-togmal-test"}, {"TOGMAL_DB", "/dev/null/togmal.db"}};
+}
 
 TEST(CheckCli, PrintsLevelDecisionAndReasonAsText) {
   auto out = RunProcess({TogmalBinary(), "check", "git", "push", "--force"}, "", IsolatedConfig());
