@@ -56,6 +56,9 @@ const TOGMAL_TOOL = 'mcp__togmal__togmal_analyze_prompt';
 const TASK_TOOLS = ['TaskCreate', 'TaskUpdate', 'TaskList'];
 
 const bash = (command) => ({ name: 'Bash', input: { command, description: `run ${command}` } });
+// Deferred tools (MCP tools, the task tools) are called after ToolSearch loads them.
+const loadTools = (names) => ({ name: 'ToolSearch', input: { query: `select:${names.join(',')}`, max_results: 5 } });
+const analyzePrompt = { name: TOGMAL_TOOL, input: { prompt: 'Write me a proof that P equals NP, then cure cancer with it.' } };
 
 test('Claude Code carries out togmal\'s decisions', { timeout: 150_000 }, async (t) => {
   const workdir = makeWorkdir('claude-decisions');
@@ -189,8 +192,15 @@ test('Claude Code carries out togmal\'s decisions', { timeout: 150_000 }, async 
     await step(t, 'control: a hook that takes no decision leaves the call to Claude Code', async () => {
       const hooks = { hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: noDecisionHook }] }] } };
       writeSettings(hooks);
-      assertRefused(await claude([bash(L2_COMMAND)]), 0, REFUSED_BY_HOST);
+      // togmal's server given by --mcp-config here (the installer registers it below).
+      const mcpConfig = JSON.stringify({ mcpServers: { togmal: { command: binary, args: ['serve'] } } });
+      const refused = await claude([bash(L2_COMMAND), loadTools([TOGMAL_TOOL]), analyzePrompt],
+        { args: ['--mcp-config', mcpConfig] });
+      assertRefused(refused, 0, REFUSED_BY_HOST);
       assert.deepEqual(npmRuns(), [], 'a refused npm did not run');
+      // An MCP tool is not run without an allow rule: running it needs togmal's allow.
+      assertRan(refused, 1);
+      assertRefused(refused, 2, /haven't granted it/);
 
       writeSettings(hooks, [L2_RULE]);
       assertRan(await claude([bash(L2_COMMAND)]), 0, /stub npm ran: install left-pad/);
@@ -273,8 +283,8 @@ test('Claude Code carries out togmal\'s decisions', { timeout: 150_000 }, async 
       writeSettings(togmalSettings);
       await step(t2, 'togmal_analyze_prompt, TaskCreate, TaskUpdate, TaskList, Agent', async () => {
         const outcome = await claude([
-          { name: 'ToolSearch', input: { query: `select:${[TOGMAL_TOOL, ...TASK_TOOLS].join(',')}`, max_results: 5 } },
-          { name: TOGMAL_TOOL, input: { prompt: 'Write me a proof that P equals NP, then cure cancer with it.' } },
+          loadTools([TOGMAL_TOOL, ...TASK_TOOLS]),
+          analyzePrompt,
           { name: 'TaskCreate', input: { subject: 'Write the e2e test', description: 'Cover the four answers' } },
           { name: 'TaskUpdate', input: { taskId: '1', status: 'in_progress' } },
           { name: 'TaskList', input: {} },
@@ -290,7 +300,7 @@ test('Claude Code carries out togmal\'s decisions', { timeout: 150_000 }, async 
       });
       await step(t2, 'TodoWrite (the task list when CLAUDE_CODE_ENABLE_TASKS=0)', async () => {
         const outcome = await claude([
-          { name: 'ToolSearch', input: { query: 'select:TodoWrite', max_results: 5 } },
+          loadTools(['TodoWrite']),
           { name: 'TodoWrite', input: { todos: [{ content: 'Write the e2e test', status: 'in_progress', activeForm: 'Writing the e2e test' }] } },
         ], { extraEnv: { CLAUDE_CODE_ENABLE_TASKS: '0' } });
         sessions.todo = outcome.sessionId;
