@@ -258,6 +258,14 @@ test('Claude Code carries out togmal\'s decisions', { timeout: 150_000 }, async 
         assert.doesNotMatch(outcome.calls[0].result.text, /togmal/i);
         assert.equal(npmRuns().length, before, 'npm did not run');
       });
+      await step(t2, 'bypassPermissions: the host has no gate, so togmal asks (print mode refuses)', async () => {
+        writeSettings(togmalSettings);
+        const before = npmRuns().length;
+        const outcome = await claude([bash(L2_COMMAND)], { args: ['--permission-mode', 'bypassPermissions'] });
+        sessions.bypass = outcome.sessionId;
+        assertRefused(outcome, 0, /togmal/i);
+        assert.equal(npmRuns().length, before, 'npm did not run');
+      });
     });
 
     await step(t, 'b. an L3 call is denied whatever the settings say', async (t2) => {
@@ -326,6 +334,7 @@ test('Claude Code carries out togmal\'s decisions', { timeout: 150_000 }, async 
       for (const session of [sessions.allowedBySettings, sessions.allowedByFlag, sessions.notAllowed]) {
         expect(session, 'Bash', L2_COMMAND, 'pass');
       }
+      expect(sessions.bypass, 'Bash', L2_COMMAND, 'ask');
       for (const session of sessions.l3 ?? []) {
         for (const command of L3_COMMANDS) expect(session, 'Bash', command, 'deny');
       }

@@ -138,6 +138,11 @@ export async function startFakeModel({ script = [], log = () => {} } = {}) {
       if (req.method === 'POST' && path === '/v1/messages' && body) {
         const answer = plan(current, body);
         requests.push({ body, conversation: answer.conversation, answer });
+        const last = toolResultsOf(body).at(-1);
+        if (answer.conversation && last) {
+          log(`fake model: ${answer.conversation.marker} got ${last.is_error ? 'error ' : ''}result ` +
+            JSON.stringify(last.text.slice(0, 200)));
+        }
         log(`fake model: ${answer.conversation ? answer.conversation.marker : '(unscripted)'} ` +
           `turn ${(body.messages ?? []).filter((m) => m.role === 'assistant').length} -> ` +
           answer.content.map((b) => (b.type === 'tool_use' ? `tool_use ${b.name}` : 'text')).join(','));
