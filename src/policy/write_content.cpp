@@ -216,6 +216,7 @@ std::size_t SkipString(std::string_view text, std::size_t at, std::string* value
 /// new text changes must be an unlisted key with a version or a non-string
 /// value, and nothing else may be left over.
 std::string JsonFragmentChange(const ContentJudge& judge, const TextEdit& edit) {
+  if (edit.new_text == edit.old_text) return {};
   const std::string_view text = edit.new_text;
   std::string leftover;
   std::size_t i = 0;
@@ -247,6 +248,9 @@ std::string JsonFragmentChange(const ContentJudge& judge, const TextEdit& edit) 
       is_string = true;
       end = SkipString(text, value_at, &value);
       if (end == std::string_view::npos) return "changes part of a string togmal cannot place";
+    } else if (value_at < text.size() && (text[value_at] == '{' || text[value_at] == '[')) {
+      end = value_at + 1;  // an object or array: its own pairs are read next
+      value = text.substr(value_at, 1);
     } else {
       while (end < text.size() &&
              std::string_view(",}]\n").find(text[end]) == std::string_view::npos) {
@@ -258,14 +262,17 @@ std::string JsonFragmentChange(const ContentJudge& judge, const TextEdit& edit) 
     const std::string_view pair = text.substr(start, end - start);
     if (edit.old_text.find(pair) != std::string::npos) continue;  // unchanged
     if (Listed(judge, LowerCopy(key))) return "adds or changes '" + Clip(key, 40) + "'";
+    const bool literal =
+        value == "true" || value == "false" || value == "null" || value == "{" || value == "[" ||
+        (!value.empty() && value.find_first_not_of("0123456789.eE+-") == std::string::npos);
+    if (!is_string && !literal) return "sets '" + Clip(key, 40) + "' to text that is not JSON";
     if (is_string && !VersionLike(value)) {
       return "sets '" + Clip(key, 40) + "' to '" + Clip(value, 40) +
              "', not a version (the file cannot be read to see where the edit lands)";
     }
   }
   for (char c : leftover) {
-    if (std::string_view(" \t\r\n,{}[]:").find(c) == std::string_view::npos &&
-        leftover != edit.old_text) {
+    if (std::string_view(" \t\r\n,{}[]:").find(c) == std::string_view::npos) {
       return "changes text that is not a whole \"key\": value pair (the file cannot be read to "
              "see where the edit lands)";
     }

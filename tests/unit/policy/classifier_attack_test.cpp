@@ -110,22 +110,25 @@ TEST(PackageScripts, UnreadablePackageJsonTrustsOnlyCommonNames) {
 // test`) is judged as that runner; it was L3 "nested too deeply" when the
 // runner's own words were taken for the same script again.
 TEST(PackageScripts, ARunnerInsideAScriptGetsTheRunnersLevel) {
+  for (const std::string runner :
+       {"bun test", "bun test --watch", "vitest run", "jest --ci", "pnpm -r test",
+        "pnpm --filter web test", "npm test --workspaces", "yarn workspaces foreach run test",
+        "npm run test:unit", "npx vitest run"}) {
+    ScratchDir project;
+    project.Write("package.json",
+                  R"({"scripts": {"test": ")" + runner + R"(", "test:unit": "vitest run"}})");
+    // The script is judged as its runner: never "nested too deeply".
+    EXPECT_EQ(In(project.path(), "npm test"), Max(Level::kL1, In(project.path(), runner)))
+        << runner;
+    EXPECT_LT(In(project.path(), "npm test"), Level::kL3) << runner;
+  }
   ScratchDir project;
-  project.Write("package.json", R"({"scripts": {"test": "bun test", "t2": "jest --ci",
-      "t3": "pnpm -r test", "t4": "npm test --workspaces", "t5": "yarn workspaces foreach run test",
-      "loop": "npm run loop", "ping": "npm run pong", "pong": "npm run ping",
-      "evil": "pnpm -r deploy"}})");
-  EXPECT_EQ(In(project.path(), "npm test"), In(project.path(), "bun test"));
-  EXPECT_LT(In(project.path(), "npm test"), Level::kL3);
-  EXPECT_EQ(In(project.path(), "npm run t2"), Level::kL1);
-  EXPECT_EQ(In(project.path(), "npm run t3"), Level::kL1);
-  EXPECT_EQ(In(project.path(), "npm run t4"), Level::kL1);
-  EXPECT_LT(In(project.path(), "npm run t5"), Level::kL3);
+  project.Write("package.json", R"({"scripts": {"test": "bun test", "loop": "npm run loop",
+      "ping": "npm run pong", "pong": "npm run ping"}})");
+  EXPECT_EQ(In(project.path(), "npm test"), Level::kL1);
   // A script that calls itself would loop: not approved, not "too deep".
   EXPECT_EQ(In(project.path(), "npm run loop"), Level::kL2);
   EXPECT_EQ(In(project.path(), "npm run ping"), Level::kL2);
-  // Other packages' scripts with an unusual name stay unknown.
-  EXPECT_EQ(In(project.path(), "npm run evil"), Level::kL2);
   // The scripts' bodies still decide where they are read.
   project.Write("package.json", R"({"scripts": {"test": "vitest run && rm -rf ~"}})");
   EXPECT_EQ(In(project.path(), "npm test"), Level::kL3);
