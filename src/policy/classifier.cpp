@@ -47,6 +47,43 @@ const ToolEntry* FindTool(const Tables& tables, std::string_view name) {
   return best;
 }
 
+/// What a write tool puts into its file: `content` (Write), `old_string`/
+/// `new_string`/`replace_all` (Edit), `edits[]` of those (MultiEdit).
+/// Nullopt when the input holds none of them, or one malformed.
+std::optional<WriteContent> ContentOf(const nlohmann::json& input) {
+  if (!input.is_object()) return std::nullopt;
+  WriteContent content;
+  if (const auto whole = input.find("content"); whole != input.end()) {
+    if (!whole->is_string()) return std::nullopt;
+    content.whole = whole->get<std::string>();
+    return content;
+  }
+  auto edit = [](const nlohmann::json& item) -> std::optional<TextEdit> {
+    const auto old_text = item.find("old_string");
+    const auto new_text = item.find("new_string");
+    if (old_text == item.end() || new_text == item.end() || !old_text->is_string() ||
+        !new_text->is_string()) {
+      return std::nullopt;
+    }
+    const auto all = item.find("replace_all");
+    return TextEdit{old_text->get<std::string>(), new_text->get<std::string>(),
+                    all != item.end() && all->is_boolean() && all->get<bool>()};
+  };
+  if (const auto edits = input.find("edits"); edits != input.end()) {
+    if (!edits->is_array()) return std::nullopt;
+    for (const nlohmann::json& item : *edits) {
+      auto one = item.is_object() ? edit(item) : std::nullopt;
+      if (!one) return std::nullopt;
+      content.edits.push_back(std::move(*one));
+    }
+    return content;
+  }
+  auto one = edit(input);
+  if (!one) return std::nullopt;
+  content.edits.push_back(std::move(*one));
+  return content;
+}
+
 }  // namespace
 
 Result<Classifier> Classifier::FromYaml(std::string_view yaml, std::string_view source,
@@ -159,11 +196,13 @@ Classification Classifier::Classify(const ToolCall& call) const {
     return result;
   }
   bool wrote = false;
+  const std::optional<WriteContent> content =
+      tool->writes.empty() ? std::nullopt : ContentOf(input);
   for (const std::string& name : tool->writes) {
     if (const auto path = field(name)) {
-      walker.CheckWritePath(*path, tool->level,
-                            tool->outside_project.value_or(Max(tool->level, Level::kL2)), *path,
-                            call.tool_name == "Write" ? "Writes" : "Edits");
+      walker.CheckWritePath(
+          *path, tool->level, tool->outside_project.value_or(Max(tool->level, Level::kL2)), *path,
+          call.tool_name == "Write" ? "Writes" : "Edits", content ? &*content : nullptr);
       wrote = true;
     }
   }

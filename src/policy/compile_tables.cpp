@@ -23,12 +23,26 @@ namespace {
 
 using togmal::policy::ArgRule;
 using togmal::policy::CommandNode;
+using togmal::policy::ContentFormat;
+using togmal::policy::ContentJudge;
 using togmal::policy::Level;
 using togmal::policy::Tables;
 using togmal::policy::TextRule;
 using togmal::policy::ToolEntry;
 
 using togmal::util::build_tool::CppString;
+
+const char* FormatLiteral(ContentFormat format) {
+  switch (format) {
+    case ContentFormat::kJson:
+      return "ContentFormat::kJson";
+    case ContentFormat::kCode:
+      return "ContentFormat::kCode";
+    case ContentFormat::kKeys:
+      break;
+  }
+  return "ContentFormat::kKeys";
+}
 
 std::string LevelLiteral(Level level) {
   return "Level::kL" + std::to_string(static_cast<int>(level));
@@ -158,12 +172,16 @@ int main(int argc, char** argv) {
   });
   const std::string sensitive = emit.Strings(tables.sensitive);
   const std::string not_sensitive = emit.Strings(tables.not_sensitive);
-  const std::string config = emit.Strings(tables.config);
+  const std::string runs_later = emit.Strings(tables.runs_later);
   const std::string system = emit.Strings(tables.system);
   const std::string scratch = emit.Strings(tables.scratch);
   const std::string guard = emit.Strings(tables.guard);
   const std::string audit_database = emit.Strings(tables.audit_database);
-  const std::string build_files = emit.Strings(tables.build_files);
+  const std::string runs_later_content =
+      emit.ListOf("RawContentJudge", tables.runs_later_content, [&emit](const ContentJudge& judge) {
+        return "{" + std::string(FormatLiteral(judge.format)) + ", " + emit.Strings(judge.files) +
+               ", " + emit.Strings(judge.keys) + "}";
+      });
 
   std::ofstream out(argv[2], std::ios::binary);
   out << "// Generated from config/classifier.yaml by togmal_compile_tables. Do not edit.\n"
@@ -177,12 +195,12 @@ int main(int argc, char** argv) {
       << "    .strict_settings = " << SettingsLiteral(tables.strict_settings) << ",\n"
       << "    .sensitive = " << sensitive << ",\n"
       << "    .not_sensitive = " << not_sensitive << ",\n"
-      << "    .config = " << config << ",\n"
+      << "    .runs_later = " << runs_later << ",\n"
       << "    .system = " << system << ",\n"
       << "    .scratch = " << scratch << ",\n"
       << "    .guard = " << guard << ",\n"
       << "    .audit_database = " << audit_database << ",\n"
-      << "    .build_files = " << build_files << ",\n"
+      << "    .runs_later_content = " << runs_later_content << ",\n"
       << "    .tools = " << tool_list << ",\n"
       << "    .assignments = " << assignment_list << ",\n"
       << "    .names = " << name_list << ",\n"

@@ -2,6 +2,7 @@
 // body in package.json is what runs, so it is classified like a command
 // line. A write followed in the same line by a command that runs project code
 // (`echo … > conftest.py && pytest`) is judged as running what was written.
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -28,6 +29,28 @@ bool CommonScriptName(std::string_view name) {
   return false;
 }
 
+/// bun's own commands: `bun test` runs bun's test runner and `bun build` its
+/// bundler, never a package script of that name (`bun run test` does).
+bool BunBuiltin(std::string_view name) {
+  for (std::string_view known :
+       {"test",    "build",  "install", "add",  "remove", "update", "x",
+        "init",    "create", "upgrade", "pm",   "link",   "unlink", "outdated",
+        "publish", "patch",  "audit",   "info", "exec",   "repl"}) {
+    if (name == known) return true;
+  }
+  return false;
+}
+
+/// `pnpm -r test`, `npm test --workspaces`, `yarn workspaces foreach run test`:
+/// the script runs in the workspace's packages, each with its own package.json.
+bool InWorkspaces(std::string_view text) {
+  for (std::string_view known : {"-r", "--recursive", "--workspaces", "-ws", "--filter", "-F",
+                                 "--workspace", "workspaces", "workspace", "foreach"}) {
+    if (text == known) return true;
+  }
+  return text.starts_with("--filter=") || text.starts_with("--workspace=");
+}
+
 }  // namespace
 
 void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& words,
@@ -35,8 +58,12 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
   std::string directory = cwd_unknown_ ? std::string() : cwd_;
   std::string script;
   bool by_run = false;
+  bool workspaces = false;
+  std::size_t script_at = start;
+  const bool bun = words[start].text == "bun";
   for (std::size_t i = start + 1; i < words.size(); ++i) {
     const std::string& text = words[i].text;
+    workspaces = workspaces || InWorkspaces(text);
     if (IsOptionWord(text)) {
       const bool dir_option =
           text == "--prefix" || text == "-C" || text == "--dir" || text == "--cwd";
@@ -50,15 +77,46 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
     }
     if (by_run) {
       script = text;
+      script_at = i;
+    } else if (bun && BunBuiltin(text)) {
+      break;  // bun's test runner or bundler: the entry's level
+    } else if (workspaces && (text == "workspaces" || text == "workspace" || text == "foreach")) {
+      continue;  // `yarn workspaces foreach run test`
     } else if (text == "t" || text == "tst") {
       script = "test";
+      script_at = i;
     } else if (LifecycleName(text) || (CommonScriptName(text) && words[start].text != "npm")) {
       script = text;  // `yarn build` runs the build script; `npm build` is not a script
+      script_at = i;
     }
     break;
   }
   if (script.empty() || words[start].text.empty()) return;
+  // npm reads its options after the script name too (`npm test --workspaces`),
+  // up to `--`; the others hand those words to the script.
+  for (std::size_t i = script_at + 1; words[start].text == "npm" && i < words.size(); ++i) {
+    if (words[i].text == "--") break;
+    workspaces = workspaces || (IsOptionWord(words[i].text) && InWorkspaces(words[i].text));
+  }
   RunnerSettings(directory, segment);
+  if (workspaces) {
+    // Each package's own script, whose bodies this directory's package.json
+    // does not hold: named like an everyday one, as an unreadable script.
+    if (!CommonScriptName(script)) {
+      Add(Level::kL2,
+          "Runs the package script '" + Shorten(script, 40) +
+              "' in the workspace's packages, whose bodies togmal does not read.",
+          segment);
+    }
+    return;
+  }
+  // A script that runs itself (`"test": "npm test"`) would loop at run time;
+  // expanding it again would only nest deeper.
+  const std::string key = directory + '\n' + script;
+  if (std::find(scripts_open_.begin(), scripts_open_.end(), key) != scripts_open_.end()) {
+    Add(Level::kL2, "The package script '" + Shorten(script, 40) + "' runs itself.", segment);
+    return;
+  }
   std::optional<nlohmann::json> scripts;
   if (!directory.empty() && directory.front() == '/') {
     const auto text =
@@ -80,6 +138,7 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
     return;
   }
   bool found = false;
+  scripts_open_.push_back(key);
   for (const std::string& name : {"pre" + script, script, "post" + script}) {
     const auto body = scripts->find(name);
     if (body == scripts->end() || !body->is_string()) continue;
@@ -89,6 +148,7 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
         segment);
     Line(text, SegmentOrigin::kShellString, code_depth + 1);
   }
+  scripts_open_.pop_back();
   if (!found && !CommonScriptName(script)) {
     Add(Level::kL2, "Runs the package script '" + Shorten(script, 40) + "', not in package.json.",
         segment);

@@ -1,11 +1,13 @@
 // Paths a command reads or writes, judged against the path tables
-// (sensitive, system, config, scratch, the guard's own files) and the
+// (sensitive, system, runs_later, scratch, the guard's own files) and the
 // project directory; `cd` and `ln -s` earlier in the line move where a
 // relative path or a link points.
 #include <cstdlib>
 #include <filesystem>
 
+#include "togmal/util/config_file.h"
 #include "walker.h"
+#include "write_content.h"
 
 namespace togmal::policy {
 namespace {
@@ -139,6 +141,30 @@ bool Walker::InsideProject(std::string_view path) const {
   return !relative.empty() && *relative.begin() != "..";
 }
 
+bool Walker::CopiesExample(std::string_view source, std::string_view destination) const {
+  if (source.empty() || destination.empty() || !links_.empty() || cwd_unknown_ ||
+      source.find_first_of("$`*?[") != std::string_view::npos ||
+      destination.find_first_of("$`*?[") != std::string_view::npos) {
+    return false;
+  }
+  const std::string from = FoldPath(NormalizePath(source));
+  const std::string to = FoldPath(NormalizePath(destination));
+  if (!PathListMatches(tables_.sensitive, from) || !PathListMatches(tables_.not_sensitive, from) ||
+      !PathListMatches(tables_.sensitive, to) || PathListMatches(tables_.not_sensitive, to)) {
+    return false;
+  }
+  if (!InsideProject(source) || !InsideProject(destination) ||
+      PathListMatches(tables_.runs_later, to) || PathListMatches(tables_.system, to) ||
+      GuardedPath(destination) != Guarded::kNo) {
+    return false;
+  }
+  // An existing file may hold the real secrets the copy would overwrite.
+  const std::string resolved = Resolve(destination);
+  std::error_code error;
+  return !resolved.empty() && resolved.front() == '/' &&
+         fs::symlink_status(resolved, error).type() == fs::file_type::not_found;
+}
+
 void Walker::CheckReadPath(std::string_view path, Level base, std::string_view segment) {
   if (path.empty() || path.size() > 4096 || path.find_first_of(" \t\n") != std::string_view::npos) {
     return;  // text, not a path
@@ -164,8 +190,25 @@ void Walker::CheckReadPath(std::string_view path, Level base, std::string_view s
       "'" + Shorten(path, 80) + "' is a sensitive file (secrets, keys or credentials).", segment);
 }
 
+const ContentJudge* Walker::JudgeFor(std::string_view folded_path) const {
+  for (const ContentJudge& judge : tables_.runs_later_content) {
+    if (PathListMatches(judge.files, folded_path)) return &judge;
+  }
+  return nullptr;
+}
+
+std::optional<std::string> Walker::FileText(std::string_view path) const {
+  const std::string resolved = Resolve(path);
+  if (resolved.empty() || resolved.front() != '/') return std::nullopt;
+  // Bounded, and a FIFO or device is not opened (ReadConfigFile).
+  auto text = util::ReadConfigFile(resolved, 1u << 20);
+  if (!text || !*text) return std::nullopt;
+  return std::move(**text);
+}
+
 void Walker::CheckWritePath(std::string_view path, Level inside_level, Level outside_level,
-                            std::string_view segment, std::string_view what) {
+                            std::string_view segment, std::string_view what,
+                            const WriteContent* content) {
   if (path.empty() || path.size() > 4096) return;
   // Where the write lands: after `cd` or through a link made earlier in the
   // line that is not where the word says.
@@ -194,6 +237,7 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
   }
   Level level = inside_level;
   std::string why;
+  const bool runs_later = PathListMatches(tables_.runs_later, folded);
   if (PathListMatches(tables_.system, folded)) {
     level = Level::kL3;
     why = std::string(what) + " " + shown + ", a system or shell start-up file.";
@@ -207,12 +251,23 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
     bool data = false;
     for (std::string_view suffix : kData) data = data || normalized.ends_with(suffix);
     // … unless a build or test tool reads them (CMakeLists.txt, requirements.txt).
-    wrote_file_ = wrote_file_ || !data || PathListMatches(tables_.build_files, folded);
+    wrote_file_ = wrote_file_ || !data || runs_later;
   }
-  if (PathListMatches(tables_.config, folded) && level < Level::kL2) {
-    level = Level::kL2;
-    why = std::string(what) + " " + shown +
-          ", a file that controls how the project builds, runs or deploys.";
+  if (runs_later && level < Level::kL2) {
+    // Where the content decides (a manifest's scripts, a JS config's
+    // imports), a change that holds no code stays an ordinary write.
+    const ContentJudge* judge = content != nullptr ? JudgeFor(folded) : nullptr;
+    const std::string found = judge != nullptr ? FindCode(*judge, FileText(path), *content) : "";
+    if (judge != nullptr && found.empty()) {
+      why = std::string(what) + " " + shown +
+            " inside the project; the change holds no script, import or other code.";
+    } else {
+      level = Level::kL2;
+      why = std::string(what) + " " + shown +
+            ", a file an everyday tool later loads and runs (build file, tool or editor config, "
+            "test bootstrap, start-up file, hook, manifest scripts, registry setting)" +
+            (found.empty() ? "." : ": the change " + found + ".");
+    }
   }
   if (guarded == Guarded::kGuardFile && level < Level::kL2) {
     level = Level::kL2;

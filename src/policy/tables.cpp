@@ -299,14 +299,23 @@ class Loader {
       if (!paths.IsMap()) return At(paths, "paths is a map");
       for (const auto& entry : paths) {
         const std::string key = entry.first.Scalar();
+        if (key == "runs_later_content") {
+          auto judges = ContentJudges(entry.second);
+          if (!judges) return Fail(judges.error());
+          tables.runs_later_content = std::move(*judges);
+          continue;
+        }
+        // `config` and `build_files` are the two lists that became
+        // runs_later: in an older user file they add to it (never replace it).
+        const bool old_name = key == "config" || key == "build_files";
         std::vector<std::string>* target = key == "sensitive"        ? &tables.sensitive
                                            : key == "not_sensitive"  ? &tables.not_sensitive
-                                           : key == "config"         ? &tables.config
+                                           : key == "runs_later"     ? &tables.runs_later
+                                           : old_name                ? &tables.runs_later
                                            : key == "system"         ? &tables.system
                                            : key == "scratch"        ? &tables.scratch
                                            : key == "guard"          ? &tables.guard
                                            : key == "audit_database" ? &tables.audit_database
-                                           : key == "build_files"    ? &tables.build_files
                                                                      : nullptr;
         if (target == nullptr) return At(entry.first, "unknown path list '" + key + "'");
         auto values = Strings(entry.second);
@@ -317,7 +326,11 @@ class Loader {
               c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
           }
         }
-        *target = std::move(*values);
+        if (old_name) {
+          target->insert(target->end(), values->begin(), values->end());
+        } else {
+          *target = std::move(*values);
+        }
       }
     }
     if (const YAML::Node tools = root["tools"]) {
@@ -355,6 +368,41 @@ class Loader {
       }
     }
     return {};
+  }
+
+  /// `runs_later_content`: a list of {format: json|code|keys, files: […], keys: […]}.
+  Result<std::vector<ContentJudge>> ContentJudges(const YAML::Node& node) const {
+    if (!node.IsSequence()) return At(node, "runs_later_content is a list of judges");
+    std::vector<ContentJudge> judges;
+    for (const YAML::Node& item : node) {
+      if (!item.IsMap()) return At(item, "a judge is a map {format, files, keys}");
+      if (auto ok = CheckKeys(item, {"format", "files", "keys"}, "runs_later_content"); !ok) {
+        return Fail(ok.error());
+      }
+      ContentJudge judge;
+      const std::string format = item["format"] ? item["format"].as<std::string>() : "";
+      if (format == "json") {
+        judge.format = ContentFormat::kJson;
+      } else if (format == "code") {
+        judge.format = ContentFormat::kCode;
+      } else if (format == "keys") {
+        judge.format = ContentFormat::kKeys;
+      } else {
+        return At(item, "format is json, code or keys");
+      }
+      for (auto [key, target] :
+           {std::pair{"files", &judge.files}, std::pair{"keys", &judge.keys}}) {
+        if (!item[key]) return At(item, std::string("a judge needs ") + key);
+        auto values = Strings(item[key]);
+        if (!values) return Fail(values.error());
+        for (std::string& value : *values) {
+          for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+        *target = std::move(*values);
+      }
+      judges.push_back(std::move(judge));
+    }
+    return judges;
   }
 
   Result<ToolEntry> ParseTool(const std::string& name, const YAML::Node& node) const {

@@ -15,6 +15,7 @@
 #include "togmal/policy/classifier.h"
 #include "togmal/policy/level.h"
 #include "togmal/util/raw_list.h"
+#include "write_content.h"
 
 namespace togmal::policy {
 
@@ -180,10 +181,16 @@ struct CompiledCommandName {
 /// config/classifier.yaml as compiled at build time (compiled_tables.cpp). A
 /// hook call meets a handful of the ~300 commands, so entries become
 /// CommandNodes one at a time, on first lookup (LazyCommands).
+struct RawContentJudge {
+  ContentFormat format = ContentFormat::kKeys;
+  RawStrings files, keys;
+};
+
 struct CompiledTables {
   Settings settings;
   Settings strict_settings;
-  RawStrings sensitive, not_sensitive, config, system, scratch, guard, audit_database, build_files;
+  RawStrings sensitive, not_sensitive, runs_later, system, scratch, guard, audit_database;
+  RawList<RawContentJudge> runs_later_content;
   RawList<RawToolEntry> tools;
   RawList<RawAssignment> assignments;
   RawList<CompiledCommandName> names;
@@ -214,11 +221,17 @@ struct Tables {
   /// FoldPath spellings (what a case-insensitive file system opens); the
   /// built-in ones are lower-cased at build time. Scratch places are the
   /// exception, kept as written: only as written are they harmless.
-  std::vector<std::string> sensitive, not_sensitive, config, system, scratch;
+  std::vector<std::string> sensitive, not_sensitive, system, scratch;
   /// togmal's own files and the host settings that register it; the audit database.
   std::vector<std::string> guard, audit_database;
-  /// Files build and test tools read (CMakeLists.txt, conftest.py, .npmrc).
-  std::vector<std::string> build_files;
+  /// Files an everyday tool later loads and runs (build files, tool configs
+  /// that can hold code, test bootstraps, start-up files, editor tasks, hooks,
+  /// manifests' scripts, registry settings): a write is at least L2, unless
+  /// a `runs_later_content` judge shows the change holds no code.
+  std::vector<std::string> runs_later;
+  /// How the content of some runs_later files decides (package.json's keys,
+  /// a JS config's words, pyproject's keys); file globs and keys in lower case.
+  std::vector<ContentJudge> runs_later_content;
   /// Parsed entries (from YAML); they shadow the compiled ones.
   std::unordered_map<std::string, std::shared_ptr<const CommandNode>> commands;
   /// The built-in entries not yet looked up (set by Classifier::Compiled()).

@@ -62,12 +62,14 @@ void TablesFromCompiled(const CompiledTables& compiled, Tables& tables) {
   tables.strict_settings = compiled.strict_settings;
   tables.sensitive = Strings(compiled.sensitive);
   tables.not_sensitive = Strings(compiled.not_sensitive);
-  tables.config = Strings(compiled.config);
+  tables.runs_later = Strings(compiled.runs_later);
   tables.system = Strings(compiled.system);
   tables.scratch = Strings(compiled.scratch);
   tables.guard = Strings(compiled.guard);
   tables.audit_database = Strings(compiled.audit_database);
-  tables.build_files = Strings(compiled.build_files);
+  for (const RawContentJudge& raw : compiled.runs_later_content) {
+    tables.runs_later_content.push_back({raw.format, Strings(raw.files), Strings(raw.keys)});
+  }
   for (const RawToolEntry& raw : compiled.tools) {
     ToolEntry tool;
     tool.name = raw.name;

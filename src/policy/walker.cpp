@@ -336,6 +336,7 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   // A wrapper's words are the wrapped command's, checked when that command is;
   // find's are checked up to its -exec. Each word is checked once: linear.
   const bool wrapper = runner != nullptr && runner->runs == Runs::kWrapper;
+  bool example_copy = false;
   if (!node.data_args && !wrapper) {
     const ArgView view = ViewArgs(words, deepest.index + 1, node.options_with_value);
     const bool sql = runner != nullptr && runner->runs == Runs::kSql;
@@ -343,6 +344,9 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
     const char* last_operand = view.positionals.empty() ? nullptr : view.positionals.back().data();
     // cp's sources are only read; mv's are moved away.
     const bool copies = node.writes_last_arg && found != tables_.FindCommand("mv");
+    // `cp .env.example .env.local`: the new file holds only the example's text.
+    example_copy = copies && view.positionals.size() == 2 &&
+                   CopiesExample(view.positionals[0], view.positionals[1]);
     for (std::string_view word : view.all) {
       if (node.runs == Runs::kFind &&
           (word == "-exec" || word == "-execdir" || word == "-ok" || word == "-okdir")) {
@@ -355,7 +359,7 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
           eq != std::string_view::npos && eq + 1 < word.size()) {
         if (IsOptionWord(word) || word.find('/') > eq) path_word = word.substr(eq + 1);
       }
-      CheckReadPath(path_word, level, segment);
+      if (!example_copy || word.data() != last_operand) CheckReadPath(path_word, level, segment);
       CheckGuardWord(path_word, level, copies && word.data() != last_operand, sql, statement,
                      segment);
     }
@@ -366,6 +370,15 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
     const ArgView view = ViewArgs(words, deepest.index + 1, node.options_with_value);
     for (std::size_t a = 0; a < view.positionals.size(); ++a) {
       if (node.writes_last_arg && (a + 1 != view.positionals.size() || a == 0)) continue;
+      if (example_copy) {
+        Add(Level::kL1,
+            "Copies the documented example '" + Shorten(view.positionals[0], 60) + "' to '" +
+                Shorten(view.positionals[a], 60) +
+                "', a new file inside the project: the copy holds no secret.",
+            segment);
+        wrote_file_ = true;
+        continue;
+      }
       CheckWritePath(view.positionals[a], Level::kL1, Level::kL2, segment, "Writes");
     }
   }

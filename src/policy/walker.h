@@ -83,9 +83,16 @@ class Walker {
   /// Checks a path a command or tool reads or names.
   void CheckReadPath(std::string_view path, Level base, std::string_view segment);
   /// Checks a path written to; `inside_level` applies inside the project.
+  /// `content` (a Write's or Edit's text) lets a runs_later file's change be
+  /// judged on what it holds; without it such a write is at least L2.
   void CheckWritePath(std::string_view path, Level inside_level, Level outside_level,
-                      std::string_view segment, std::string_view what);
+                      std::string_view segment, std::string_view what,
+                      const WriteContent* content = nullptr);
   bool InsideProject(std::string_view path) const;
+  /// `cp .env.example .env.local`: a documented example (not_sensitive)
+  /// copied to a sensitive name that does not exist yet, both inside the
+  /// project, the destination no file that runs later, the guard's or the system's.
+  bool CopiesExample(std::string_view source, std::string_view destination) const;
 
   /// How a path relates to the guard itself (togmal's files, the host
   /// settings that register it, the audit database).
@@ -97,6 +104,10 @@ class Walker {
   std::string Resolve(std::string_view path) const;
 
  private:
+  /// The runs_later_content judge for a folded path, or null.
+  const ContentJudge* JudgeFor(std::string_view folded_path) const;
+  /// A file's text as it is now (nullopt: absent, unreadable, over 1 MiB).
+  std::optional<std::string> FileText(std::string_view path) const;
   /// Per command of one lexed line: has a command substitution among its
   /// words; is a function whose body calls it.
   struct LineFacts {
@@ -165,6 +176,7 @@ class Walker {
   bool cwd_in_project_ = true;  // cwd_ is the project or a directory inside it
   bool cwd_scratch_ = false;    // cwd_unknown_, but a scratch directory (`cd "$(mktemp -d)"`)
   bool made_link_ = false;      // `ln` ran earlier in the line
+  std::vector<std::string> scripts_open_;  // package scripts being expanded (directory, name)
   std::unordered_map<std::string, std::string> links_;  // `ln -s`: link → target
   bool wrote_file_ = false;    // a file inside the project was written in this line
   bool wrote_before_ = false;  // … by a command before the current one

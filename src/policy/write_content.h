@@ -1,0 +1,50 @@
+#pragma once
+// What a Write/Edit/MultiEdit puts into a file that an everyday tool later
+// loads and runs (`paths: runs_later`): where the content decides
+// (`paths: runs_later_content`), a change that holds no code stays an
+// ordinary write. Internal to togmal_policy.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace togmal::policy {
+
+/// How a file's content is read to find code in a change.
+enum class ContentFormat {
+  kJson,  ///< a JSON manifest: listed top-level keys (scripts, bin …) must not change
+  kCode,  ///< a JS/TS config: changed lines must not hold a listed word (import, require, `(` …)
+  kKeys,  ///< TOML/INI/line files: changed lines must not set or sit under a listed key
+};
+
+/// One `paths: runs_later_content` entry: the files it reads and the keys
+/// or words that mark code in them (held in lower case).
+struct ContentJudge {
+  ContentFormat format = ContentFormat::kKeys;
+  std::vector<std::string> files;
+  std::vector<std::string> keys;
+};
+
+/// One replacement of an Edit or MultiEdit.
+struct TextEdit {
+  std::string old_text;
+  std::string new_text;
+  bool replace_all = false;
+};
+
+/// What a tool call writes: the whole new text (Write), or edits (Edit, MultiEdit).
+struct WriteContent {
+  std::optional<std::string> whole;
+  std::vector<TextEdit> edits;
+};
+
+/// The first thing in the change that runs code, in words ("adds a
+/// 'postinstall' script", "imports 'child_process'"), or an empty string when
+/// the change is plain data. `before` is the file as it is on disk (nullopt:
+/// absent or unreadable). Edits that cannot be applied to `before` are judged
+/// on their fragments alone, strictly: what cannot be placed is code.
+std::string FindCode(const ContentJudge& judge, const std::optional<std::string>& before,
+                     const WriteContent& content);
+
+}  // namespace togmal::policy
