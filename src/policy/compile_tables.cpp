@@ -38,6 +38,8 @@ const char* FormatLiteral(ContentFormat format) {
       return "ContentFormat::kJson";
     case ContentFormat::kCode:
       return "ContentFormat::kCode";
+    case ContentFormat::kCommands:
+      return "ContentFormat::kCommands";
     case ContentFormat::kKeys:
       break;
   }

@@ -44,8 +44,8 @@ bool BunBuiltin(std::string_view name) {
 /// `pnpm -r test`, `npm test --workspaces`, `yarn workspaces foreach run test`:
 /// the script runs in the workspace's packages, each with its own package.json.
 bool InWorkspaces(std::string_view text) {
-  for (std::string_view known : {"-r", "--recursive", "--workspaces", "-ws", "--filter", "-F",
-                                 "--workspace", "workspaces", "workspace", "foreach"}) {
+  for (std::string_view known : {"-r", "--recursive", "--workspaces", "-ws", "--ws", "--filter",
+                                 "-F", "--workspace", "-w", "workspaces", "workspace", "foreach"}) {
     if (text == known) return true;
   }
   return text.starts_with("--filter=") || text.starts_with("--workspace=");
@@ -63,8 +63,8 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
   const bool bun = words[start].text == "bun";
   for (std::size_t i = start + 1; i < words.size(); ++i) {
     const std::string& text = words[i].text;
-    workspaces = workspaces || InWorkspaces(text);
     if (IsOptionWord(text)) {
+      workspaces = workspaces || InWorkspaces(text);
       const bool dir_option =
           text == "--prefix" || text == "-C" || text == "--dir" || text == "--cwd";
       if (dir_option && i + 1 < words.size()) directory = Resolve(words[i + 1].text);
@@ -80,7 +80,8 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
       script_at = i;
     } else if (bun && BunBuiltin(text)) {
       break;  // bun's test runner or bundler: the entry's level
-    } else if (workspaces && (text == "workspaces" || text == "workspace" || text == "foreach")) {
+    } else if (InWorkspaces(text)) {
+      workspaces = true;
       continue;  // `yarn workspaces foreach run test`
     } else if (text == "t" || text == "tst") {
       script = "test";

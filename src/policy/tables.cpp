@@ -370,7 +370,7 @@ class Loader {
     return {};
   }
 
-  /// `runs_later_content`: a list of {format: json|code|keys, files: […], keys: […]}.
+  /// `runs_later_content`: a list of {format: json|code|keys|commands, files: […], keys: […]}.
   Result<std::vector<ContentJudge>> ContentJudges(const YAML::Node& node) const {
     if (!node.IsSequence()) return At(node, "runs_later_content is a list of judges");
     std::vector<ContentJudge> judges;
@@ -387,12 +387,17 @@ class Loader {
         judge.format = ContentFormat::kCode;
       } else if (format == "keys") {
         judge.format = ContentFormat::kKeys;
+      } else if (format == "commands") {
+        judge.format = ContentFormat::kCommands;
       } else {
-        return At(item, "format is json, code or keys");
+        return At(item, "format is json, code, keys or commands");
       }
       for (auto [key, target] :
            {std::pair{"files", &judge.files}, std::pair{"keys", &judge.keys}}) {
-        if (!item[key]) return At(item, std::string("a judge needs ") + key);
+        if (!item[key]) {
+          if (std::string_view(key) == "keys" && format == "commands") continue;
+          return At(item, std::string("a judge needs ") + key);
+        }
         auto values = Strings(item[key]);
         if (!values) return Fail(values.error());
         for (std::string& value : *values) {

@@ -511,6 +511,7 @@ std::string KeyFragmentChange(const ContentJudge& judge, const TextEdit& edit) {
 
 std::string FindCode(const ContentJudge& judge, const std::optional<std::string>& before,
                      const WriteContent& content) {
+  if (judge.format == ContentFormat::kCommands) return "sets commands the tool runs";
   const std::string base = before.value_or(std::string());
   std::optional<std::string> after = content.whole;
   if (!after) after = Apply(base, content.edits);

@@ -16,6 +16,7 @@ enum class ContentFormat {
   kJson,  ///< a JSON manifest: listed top-level keys (scripts, bin …) must not change
   kCode,  ///< a JS/TS config: changed lines must not hold a listed word (import, require, `(` …)
   kKeys,  ///< TOML/INI/line files: changed lines must not set or sit under a listed key
+  kCommands,  ///< its data are commands (lint-staged): every change is code
 };
 
 /// One `paths: runs_later_content` entry: the files it reads and the keys
