@@ -244,6 +244,13 @@ OptionScan ScanOptions(const std::vector<Word>& words, const std::vector<PathSte
         bool stops = false;
         for (std::string_view word : stop_words) stops = stops || text == word;
         if (stops) return scan;
+        // `options_end: ["*"]`: the first operand starts another program's
+        // words (`go run main.go --port 8080`).
+        if (lists.Ends("*")) {
+          scan.ended = true;
+          scan.value = i;
+          return scan;
+        }
       }
       if (lists.depth + 1 == path.size()) scan.operands.push_back(i);
       continue;
@@ -259,6 +266,7 @@ OptionScan ScanOptions(const std::vector<Word>& words, const std::vector<PathSte
     if (lists.Safe(text, true)) {
       if (lists.Ends(text)) {
         scan.ended = true;
+        scan.value = i + 1;
         return scan;
       }
       if (lists.TakesValue(text)) ++i;
@@ -270,6 +278,7 @@ OptionScan ScanOptions(const std::vector<Word>& words, const std::vector<PathSte
       if (eq != std::string_view::npos && lists.Safe(key)) {
         if (lists.Ends(key)) {
           scan.ended = true;
+          scan.value = i;
           return scan;
         }
         continue;
@@ -278,6 +287,18 @@ OptionScan ScanOptions(const std::vector<Word>& words, const std::vector<PathSte
       return scan;
     }
     if (AllDigits(text.substr(1)) && lists.Safe("-#")) continue;  // head -20
+    // `-count=1`, `-var=x` (go, terraform): the option before its value.
+    if (const std::size_t eq = text.find('='); eq != std::string_view::npos && eq > 2) {
+      const std::string_view key = text.substr(0, eq);
+      if (lists.Safe(key)) {
+        if (lists.Ends(key)) {
+          scan.ended = true;
+          scan.value = i;
+          return scan;
+        }
+        continue;
+      }
+    }
     // A cluster of short options; one that takes a value takes the rest.
     for (std::size_t k = 1; k < text.size(); ++k) {
       const std::string option{'-', text[k]};
@@ -287,6 +308,7 @@ OptionScan ScanOptions(const std::vector<Word>& words, const std::vector<PathSte
       }
       if (lists.Ends(option)) {
         scan.ended = true;
+        scan.value = k + 1 == text.size() ? i + 1 : i;
         return scan;
       }
       if (lists.TakesValue(option)) {

@@ -303,10 +303,10 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
       break;
     }
   }
-  bool only_help = false;
+  // `X --help`/`--version` prints and exits, whatever the entry's options.
+  const bool only_help = OnlyHelp(words, deepest.index) == HelpRequest::kOnly;
   if (runner == nullptr && level > Level::kL0) {
     const HelpRequest help = OnlyHelp(words, deepest.index);
-    only_help = help == HelpRequest::kOnly;
     if (help == HelpRequest::kOnly) {
       level = Level::kL0;
       why = "'" + label + "' only prints its help or version.";
@@ -338,7 +338,22 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
         runner != nullptr && runner->runs == Runs::kFind
             ? ScanOptions(words, path, words.size(), {"-exec", "-execdir", "-ok", "-okdir"})
             : ScanOptions(words, path, words.size());
-    if (!scan.unknown.empty()) {
+    // `python -m pytest -x`: the module's options are those of its own entry.
+    OptionScan inner;
+    if (scan.ended && scan.value < words.size() && words[scan.value - 1].text == "-m") {
+      if (const CommandNode* module = tables_.FindCommand(Lower(words[scan.value].text));
+          module != nullptr && module->runs == Runs::kNothing) {
+        inner = ScanOptions(words, {{module, scan.value}}, words.size());
+      }
+    }
+    if (!inner.unknown.empty()) {
+      not_known.finding = Finding{Level::kL2,
+                                  "togmal does not know that '" + label + " " +
+                                      words[scan.value].text + " " + Shorten(inner.unknown, 40) +
+                                      "' is safe (not on the entry's safe_options); a "
+                                      "person decides.",
+                                  std::string(segment)};
+    } else if (!scan.unknown.empty()) {
       not_known.finding =
           Finding{Level::kL2,
                   "togmal does not know that '" + label + " " + Shorten(scan.unknown, 40) +
@@ -355,6 +370,17 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
           std::string(segment)};
     }
   }
+  // Path findings go after the command's own finding (added below, on every
+  // path out of this function), so that the command explains itself first.
+  struct MoveToEnd {
+    std::vector<Finding>* findings;
+    std::size_t begin = 0, end = 0;
+    ~MoveToEnd() {
+      if (findings == nullptr || begin == end) return;
+      std::rotate(findings->begin() + static_cast<std::ptrdiff_t>(begin),
+                  findings->begin() + static_cast<std::ptrdiff_t>(end), findings->end());
+    }
+  } path_findings{findings_, findings_ != nullptr ? findings_->size() : 0, 0};
   if (node.writes_operand > 0) {
     const ArgView view = ViewArgs(words, deepest.index + 1, node.options_with_value);
     const auto nth = static_cast<std::size_t>(node.writes_operand);
@@ -368,17 +394,6 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
           segment);
     }
   }
-  // Path findings go after the command's own finding (added below, on every
-  // path out of this function), so that the command explains itself first.
-  struct MoveToEnd {
-    std::vector<Finding>* findings;
-    std::size_t begin = 0, end = 0;
-    ~MoveToEnd() {
-      if (findings == nullptr || begin == end) return;
-      std::rotate(findings->begin() + static_cast<std::ptrdiff_t>(begin),
-                  findings->begin() + static_cast<std::ptrdiff_t>(end), findings->end());
-    }
-  } path_findings{findings_, findings_ != nullptr ? findings_->size() : 0, 0};
   // A wrapper's words are the wrapped command's, checked when that command is;
   // find's are checked up to its -exec. Each word is checked once: linear.
   const bool wrapper = runner != nullptr && runner->runs == Runs::kWrapper;
@@ -521,8 +536,7 @@ void Walker::Wrapper(const std::vector<PathStep>& path, const CommandNode& node,
       Add(Level::kL2,
           "togmal does not know that '" + words[path.front().index].text + " " +
               Shorten(scan.unknown, 40) +
-              "' is safe (not on the entry's safe_options); a "
-              "person decides.",
+              "' is safe (not on the entry's safe_options); a person decides.",
           segment);
     }
   }

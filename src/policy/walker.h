@@ -60,6 +60,7 @@ struct OptionScan {
   std::string unknown;                // the first option no list names (empty: none)
   std::vector<std::size_t> operands;  // indices of the operands after the deepest entry
   bool ended = false;                 // an options_end option: the rest is another program's
+  std::size_t value = 0;              // when ended: the index of that option's value
 };
 
 /// One entry of a resolved command and the index of the word that named it.
