@@ -74,7 +74,21 @@ void Walker::CheckAssignment(std::string_view assignment, std::string_view segme
       // exported: one in capitals may be.
       bool capitals = true;
       for (char c : name) capitals = capitals && !std::islower(static_cast<unsigned char>(c));
-      if (!exported && !capitals) return;
+      // `x=--compress-program=sh; sort $x f`: a value that is an option
+      // reaches a later command where no list checks it.
+      std::string_view value = assignment.substr(end + 1);
+      while (!value.empty() && (value.front() == '"' || value.front() == '\'')) {
+        value.remove_prefix(1);
+      }
+      const bool option_value = value.size() > 1 && value.front() == '-';
+      if (!exported && !capitals && !option_value) return;
+      if (option_value && !exported && !capitals) {
+        Add(Level::kL2,
+            "Stores the option '" + Shorten(value, 40) + "' in " + std::string(name) +
+                ": a later command would take it unchecked; a person decides.",
+            segment);
+        return;
+      }
       Add(Level::kL2,
           "togmal does not know what setting " + std::string(name) +
               " does to the programs that read it (not in the assignments table); a person "
