@@ -124,6 +124,7 @@ commands:
   curl:
     level: L3
     why: "curl transfers data to or from the network."
+    safe_options: [-s, -S, -f, -i, -I, --silent, --show-error, --fail, --include, --head, --max-time=]
     rules:
       - {level: L1, why: "Talks to a local development server.", any_arg: ["localhost**", "http://localhost**", "127.0.0.1**", "http://127.0.0.1**"]}
   deploy-tool: {level: L3, why: "Deploys to production."}
@@ -150,19 +151,15 @@ TEST(Classifier, OnlyKnownSafeOptionsAreApproved) {
       << unknown.Deciding().why;
   EXPECT_EQ(Embedded().ClassifyCommand("sort -n -k2 data.txt").level, Level::kL0);
   // The lists are data: a user's entry that lists an option approves it.
-  auto layered = Classifier::FromYaml(
-      "commands:
-"
-      "  sort: {level: L0, safe_options: [--frobnicate]}
-"
-      "  mytool: {level: L0, safe_options: [-q, --width=, "-#"]}
-"
-      "  bare: L0
-"
-      "assignments:
+  auto layered = Classifier::FromYaml(R"(
+commands:
+  sort: {level: L0, safe_options: [--frobnicate]}
+  mytool: {level: L0, safe_options: [-q, --width=, "-#"]}
+  bare: L0
+assignments:
   FROBNICATE: L0
-",
-      "user.yaml", &Embedded());
+)",
+                                      "user.yaml", &Embedded());
   ASSERT_TRUE(layered) << layered.error();
   EXPECT_EQ(layered->ClassifyCommand("sort --frobnicate data.txt").level, Level::kL0);
   EXPECT_EQ(layered->ClassifyCommand("mytool --width 80 -q -20 file").level, Level::kL0);
