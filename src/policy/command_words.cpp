@@ -225,4 +225,141 @@ HelpRequest OnlyHelp(const std::vector<Word>& words, std::size_t start) {
   return operands ? HelpRequest::kWithOperands : HelpRequest::kOnly;
 }
 
+namespace {
+
+/// The lists of the entries that hold for a word: the ones named before it.
+struct OptionLists {
+  const std::vector<PathStep>& path;
+  std::size_t depth;  // path[0..depth] hold
+
+  /// `globs`: entries with `*`, `?` or `[` match the whole word (`-std=*`).
+  bool Safe(std::string_view option, bool globs = false) const {
+    for (std::size_t p = 0; p <= depth; ++p) {
+      for (const std::string& safe : path[p].node->safe_options) {
+        if (safe == option) return true;
+        if (globs && safe.find_first_of("*?[") != std::string::npos &&
+            util::GlobMatches(safe, option)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+  bool TakesValue(std::string_view option) const {
+    for (std::size_t p = 0; p <= depth; ++p) {
+      if (Contains(path[p].node->options_with_value, option)) return true;
+    }
+    return false;
+  }
+  bool Ends(std::string_view option) const {
+    for (std::size_t p = 0; p <= depth; ++p) {
+      if (Contains(path[p].node->options_end, option)) return true;
+    }
+    return false;
+  }
+};
+
+bool AllDigits(std::string_view text) {
+  if (text.empty()) return false;
+  for (char c : text) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+OptionScan ScanOptions(const std::vector<Word>& words, const std::vector<PathStep>& path,
+                       std::size_t stop, std::initializer_list<std::string_view> stop_words) {
+  OptionScan scan;
+  OptionLists lists{path, 0};
+  bool only_operands = false;
+  stop = std::min(stop, words.size());
+  for (std::size_t i = path.front().index + 1; i < stop; ++i) {
+    if (lists.depth + 1 < path.size() && path[lists.depth + 1].index == i) {
+      ++lists.depth;  // the subcommand's own word
+      continue;
+    }
+    const std::string_view text = words[i].text;
+    if (only_operands || !IsOptionWord(text)) {
+      if (!only_operands) {
+        bool stops = false;
+        for (std::string_view word : stop_words) stops = stops || text == word;
+        if (stops) return scan;
+        // `options_end: ["*"]`: the first operand starts another program's
+        // words (`go run main.go --port 8080`).
+        if (lists.Ends("*")) {
+          scan.ended = true;
+          scan.value = i;
+          return scan;
+        }
+      }
+      if (lists.depth + 1 == path.size()) scan.operands.push_back(i);
+      continue;
+    }
+    if (text == "--") {
+      only_operands = true;
+      continue;
+    }
+    bool stops = false;
+    for (std::string_view word : stop_words) stops = stops || text == word;
+    if (stops) return scan;
+    // As written: `-name`, `--stat`, `-U` with its value in the next word.
+    if (lists.Safe(text, true)) {
+      if (lists.Ends(text)) {
+        scan.ended = true;
+        scan.value = i + 1;
+        return scan;
+      }
+      if (lists.TakesValue(text)) ++i;
+      continue;
+    }
+    if (text.starts_with("--")) {
+      const std::size_t eq = text.find('=');
+      const std::string_view key = text.substr(0, eq);
+      if (eq != std::string_view::npos && lists.Safe(key)) {
+        if (lists.Ends(key)) {
+          scan.ended = true;
+          scan.value = i;
+          return scan;
+        }
+        continue;
+      }
+      scan.unknown = std::string(text);
+      return scan;
+    }
+    if (AllDigits(text.substr(1)) && lists.Safe("-#")) continue;  // head -20
+    // `-count=1`, `-var=x` (go, terraform): the option before its value.
+    if (const std::size_t eq = text.find('='); eq != std::string_view::npos && eq > 2) {
+      const std::string_view key = text.substr(0, eq);
+      if (lists.Safe(key)) {
+        if (lists.Ends(key)) {
+          scan.ended = true;
+          scan.value = i;
+          return scan;
+        }
+        continue;
+      }
+    }
+    // A cluster of short options; one that takes a value takes the rest.
+    for (std::size_t k = 1; k < text.size(); ++k) {
+      const std::string option{'-', text[k]};
+      if (!lists.Safe(option)) {
+        scan.unknown = std::string(text);
+        return scan;
+      }
+      if (lists.Ends(option)) {
+        scan.ended = true;
+        scan.value = k + 1 == text.size() ? i + 1 : i;
+        return scan;
+      }
+      if (lists.TakesValue(option)) {
+        if (k + 1 == text.size()) ++i;
+        break;
+      }
+    }
+  }
+  return scan;
+}
+
 }  // namespace togmal::policy

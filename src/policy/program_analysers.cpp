@@ -101,15 +101,15 @@ bool ExpandsSecret(std::string_view text) {
 void Walker::AnalyseProgram(const CommandNode& entry, std::string_view name,
                             const std::vector<Word>& words, std::size_t start, Level level,
                             std::string_view segment, int code_depth) {
-  if (NameIn(name, {"sed", "gsed"})) SedScript(words, start, segment);
-  if (NameIn(name, {"awk", "gawk", "mawk", "nawk"})) AwkProgram(words, start, segment);
-  if (NameIn(name, {"alias", "trap"})) ShellBodies(name, words, start, segment, code_depth);
+  // The table's `analyser` key chooses the program-specific analyser.
+  const std::string& analyser = entry.analyser;
+  if (analyser == "sed") SedScript(words, start, segment);
+  if (analyser == "awk") AwkProgram(words, start, segment);
+  if (analyser == "shell_bodies") ShellBodies(name, words, start, segment, code_depth);
   SecretsShown(name, words, start, segment);
   CredentialSearch(entry, name, words, start, segment);
-  if (NameIn(name, {"npm", "pnpm", "yarn", "bun", "cnpm"})) {
-    PackageScript(entry, words, start, segment, code_depth);
-  }
-  if (name == "git") GitElsewhere(entry, words, start, segment);
+  if (analyser == "package_script") PackageScript(entry, words, start, segment, code_depth);
+  if (analyser == "git") GitElsewhere(entry, words, start, segment);
   // A command that changes something and names its output file (`sort -o F`,
   // `git diff --output=F`, `gcc -o F`, `find -fprint F`): F is written.
   if (level >= Level::kL1) {

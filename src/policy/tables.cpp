@@ -13,6 +13,10 @@
 namespace togmal::policy {
 namespace {
 
+bool Contains(const std::vector<std::string>& list, std::string_view value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
 /// Errors name the file and line of the node at fault.
 class Loader {
  public:
@@ -152,12 +156,30 @@ class Loader {
       return command;
     }
     if (!node.IsMap()) return At(node, "command '" + name + "': expected a level or a map");
-    if (auto ok = CheckKeys(
-            node,
-            {"level", "why", "aliases", "options_with_value", "subcommands", "rules", "runs",
-             "code_options", "code_rules", "query_options", "default_command", "skip_positionals",
-             "data_args", "writes_args", "writes_last_arg", "print_only", "loads_project"},
-            "command '" + name + "'");
+    if (auto ok = CheckKeys(node,
+                            {"level",
+                             "why",
+                             "aliases",
+                             "options_with_value",
+                             "subcommands",
+                             "rules",
+                             "runs",
+                             "code_options",
+                             "code_rules",
+                             "query_options",
+                             "default_command",
+                             "skip_positionals",
+                             "data_args",
+                             "writes_args",
+                             "writes_last_arg",
+                             "print_only",
+                             "loads_project",
+                             "safe_options",
+                             "options_end",
+                             "max_operands",
+                             "writes_operand",
+                             "analyser"},
+                            "command '" + name + "'");
         !ok) {
       return Fail(ok.error());
     }
@@ -175,11 +197,29 @@ class Loader {
     for (auto [key, target] : {std::pair{"options_with_value", &command.options_with_value},
                                std::pair{"code_options", &command.code_options},
                                std::pair{"query_options", &command.query_options},
-                               std::pair{"print_only", &command.print_only}}) {
+                               std::pair{"print_only", &command.print_only},
+                               std::pair{"options_end", &command.options_end}}) {
       if (!node[key]) continue;
       auto values = Strings(node[key]);
       if (!values) return Fail(values.error());
       *target = std::move(*values);
+    }
+    if (const YAML::Node safe = node["safe_options"]) {
+      // `--format=` (a trailing `=`) takes a value: it joins options_with_value.
+      auto values = Strings(safe);
+      if (!values) return Fail(values.error());
+      for (std::string& option : *values) {
+        if (option.size() > 2 && option.back() == '=') {
+          option.pop_back();
+          if (!Contains(command.options_with_value, option))
+            command.options_with_value.push_back(option);
+        }
+        if (option.size() < 2 || option.front() != '-') {
+          return At(safe,
+                    "command '" + name + "': safe option '" + option + "' does not start with '-'");
+        }
+        command.safe_options.push_back(std::move(option));
+      }
     }
     if (const YAML::Node rules = node["rules"]) {
       if (!rules.IsSequence()) return At(rules, "rules is a list");
@@ -227,6 +267,17 @@ class Loader {
     if (node["writes_args"]) command.writes_args = node["writes_args"].as<bool>();
     if (node["writes_last_arg"]) command.writes_last_arg = node["writes_last_arg"].as<bool>();
     if (node["loads_project"]) command.loads_project = node["loads_project"].as<bool>();
+    if (node["max_operands"]) command.max_operands = node["max_operands"].as<int>();
+    if (node["writes_operand"]) command.writes_operand = node["writes_operand"].as<int>();
+    if (const YAML::Node analyser = node["analyser"]) {
+      command.analyser = analyser.as<std::string>();
+      bool known = false;
+      for (std::string_view text : {"sed", "awk", "shell_bodies", "package_script", "git"})
+        known = known || command.analyser == text;
+      if (!known) {
+        return At(analyser, "analyser must be one of sed, awk, shell_bodies, package_script, git");
+      }
+    }
     if (const YAML::Node subcommands = node["subcommands"]) {
       if (!subcommands.IsMap()) return At(subcommands, "subcommands is a map name → entry");
       for (const auto& entry : subcommands) {

@@ -81,6 +81,23 @@ struct CommandNode {
   /// A build or test tool that loads the project's files (build files,
   /// tests): run after a write in the same command line, it runs what was written.
   bool loads_project = false;
+  /// The options known to be safe: only print, filter or format, or write
+  /// what the classifier checks as a write. On an entry whose level is L0 or
+  /// L1, any other option makes the call not positively known safe (L2). They
+  /// also hold for the words after a subcommand (global options). Those that
+  /// take a value are in options_with_value too.
+  std::vector<std::string> safe_options;
+  /// Options after which the remaining words are another program's (python
+  /// -c CODE, -m MODULE): the option check stops there.
+  std::vector<std::string> options_end;
+  /// At most this many operands (non-option words) are read; more are not
+  /// positively known (-1: no limit).
+  int max_operands = -1;
+  /// The Nth operand (1-based) is a file written (`uniq IN OUT`); 0: none.
+  int writes_operand = 0;
+  /// The program-specific analyser for this entry (sed, awk, shell_bodies,
+  /// package_script, git); empty: none.
+  std::string analyser;
 };
 
 struct ToolEntry {
@@ -155,6 +172,10 @@ struct RawCommandNode {
   bool writes_last_arg = false;
   RawStrings print_only;
   bool loads_project = false;
+  RawStrings safe_options, options_end;
+  int max_operands = -1;
+  int writes_operand = 0;
+  const char* analyser = "";
 };
 
 struct RawToolEntry {

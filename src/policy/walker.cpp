@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "togmal/util/glob.h"
 
@@ -70,7 +71,7 @@ void Walker::Line(std::string_view text, SegmentOrigin origin, int code_depth) {
   piped_from_ = std::move(piped_from);
 }
 
-void Walker::CheckAssignment(std::string_view assignment, std::string_view segment) {
+void Walker::CheckAssignment(std::string_view assignment, std::string_view segment, bool exported) {
   std::size_t end = assignment.find('=');
   if (end == std::string_view::npos) return;
   std::string_view name = assignment.substr(0, end);
@@ -84,7 +85,35 @@ void Walker::CheckAssignment(std::string_view assignment, std::string_view segme
         break;
       }
     }
-    if (found == tables_.assignments.end()) return;
+    if (found == tables_.assignments.end()) {
+      // Positive knowledge: a variable the tables do not name, handed to the
+      // programs started, may change what they load or run. A shell variable
+      // (`n=0`, `files=(…)`) reaches them only when its name is already
+      // exported: one in capitals may be.
+      bool capitals = true;
+      for (char c : name) capitals = capitals && !std::islower(static_cast<unsigned char>(c));
+      // `x=--compress-program=sh; sort $x f`: a value that is an option
+      // reaches a later command where no list checks it.
+      std::string_view value = assignment.substr(end + 1);
+      while (!value.empty() && (value.front() == '"' || value.front() == '\'')) {
+        value.remove_prefix(1);
+      }
+      const bool option_value = value.size() > 1 && value.front() == '-';
+      if (!exported && !capitals && !option_value) return;
+      if (option_value && !exported && !capitals) {
+        Add(Level::kL2,
+            "Stores the option '" + Shorten(value, 40) + "' in " + std::string(name) +
+                ": a later command would take it unchecked; a person decides.",
+            segment);
+        return;
+      }
+      Add(Level::kL2,
+          "togmal does not know what setting " + std::string(name) +
+              " does to the programs that read it (not in the assignments table); a person "
+              "decides.",
+          segment);
+      return;
+    }
   }
   std::string why = found->second.why.empty()
                         ? "Setting " + std::string(name) + " " +
@@ -112,7 +141,9 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
           segment);
     }
   }
-  for (const std::string& assignment : command.assignments) CheckAssignment(assignment, segment);
+  for (const std::string& assignment : command.assignments) {
+    CheckAssignment(assignment, segment, !command.words.empty());
+  }
   Stdin stdin_source;
   for (const Redirection& redirection : command.redirections) {
     if (redirection.WritesFile()) {
@@ -228,10 +259,7 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   }
   // Walk down the subcommands: skip options (and their values), take the
   // first other word if it names a subcommand.
-  struct Step {
-    const CommandNode* node;
-    std::size_t index;
-  };
+  using Step = PathStep;
   std::vector<Step> path{{found, start}};
   std::size_t i = start + 1;
   while (i < words.size() && !path.back().node->subcommands.empty()) {
@@ -307,6 +335,8 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
       break;
     }
   }
+  // `X --help`/`--version` prints and exits, whatever the entry's options.
+  const bool only_help = OnlyHelp(words, deepest.index) == HelpRequest::kOnly;
   if (runner == nullptr && level > Level::kL0) {
     const HelpRequest help = OnlyHelp(words, deepest.index);
     if (help == HelpRequest::kOnly) {
@@ -322,6 +352,56 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
     why = "'" + label + "' " + std::string(GenericPhrase(level)) + ".";
   }
   const CommandNode& node = *deepest.node;
+  // Positive knowledge: a command is L0/L1 only when each of its options is
+  // on a list of known-safe ones and its operands play known roles. Added
+  // last, so that at a level the command reaches anyway its own reason shows.
+  struct AddLast {
+    Walker* walker;
+    std::optional<Finding> finding;
+    ~AddLast() {
+      if (finding) walker->Add(finding->level, std::move(finding->why), finding->segment);
+    }
+  } not_known{this, std::nullopt};
+  const bool wraps = runner != nullptr && runner->runs == Runs::kWrapper;
+  const bool runs_code = runner != nullptr && runner->runs != Runs::kWrapper &&
+                         runner->runs != Runs::kFind && !rule_matched;
+  if (!node.data_args && !only_help && !wraps && (level <= Level::kL1 || runs_code)) {
+    const OptionScan scan =
+        runner != nullptr && runner->runs == Runs::kFind
+            ? ScanOptions(words, path, words.size(), {"-exec", "-execdir", "-ok", "-okdir"})
+            : ScanOptions(words, path, words.size());
+    // `python -m pytest -x`: the module's options are those of its own entry.
+    OptionScan inner;
+    if (scan.ended && scan.value < words.size() && words[scan.value - 1].text == "-m") {
+      if (const CommandNode* module = tables_.FindCommand(Lower(words[scan.value].text));
+          module != nullptr && module->runs == Runs::kNothing) {
+        inner = ScanOptions(words, {{module, scan.value}}, words.size());
+      }
+    }
+    if (!inner.unknown.empty()) {
+      not_known.finding = Finding{Level::kL2,
+                                  "togmal does not know that '" + label + " " +
+                                      words[scan.value].text + " " + Shorten(inner.unknown, 40) +
+                                      "' is safe (not on the entry's safe_options); a "
+                                      "person decides.",
+                                  std::string(segment)};
+    } else if (!scan.unknown.empty()) {
+      not_known.finding =
+          Finding{Level::kL2,
+                  "togmal does not know that '" + label + " " + Shorten(scan.unknown, 40) +
+                      "' is safe (not on the entry's safe_options); a person decides.",
+                  std::string(segment)};
+    } else if (node.max_operands >= 0 && !scan.ended &&
+               scan.operands.size() > static_cast<std::size_t>(node.max_operands) &&
+               node.writes_operand == 0) {
+      not_known.finding = Finding{
+          Level::kL2,
+          "togmal does not know what the operand '" +
+              Shorten(words[scan.operands[static_cast<std::size_t>(node.max_operands)]].text, 40) +
+              "' of '" + label + "' does (more than it reads); a person decides.",
+          std::string(segment)};
+    }
+  }
   // Path findings go after the command's own finding (added below, on every
   // path out of this function), so that the command explains itself first.
   struct MoveToEnd {
@@ -333,6 +413,19 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
                   findings->begin() + static_cast<std::ptrdiff_t>(end), findings->end());
     }
   } path_findings{findings_, findings_ != nullptr ? findings_->size() : 0, 0};
+  if (node.writes_operand > 0) {
+    const ArgView view = ViewArgs(words, deepest.index + 1, node.options_with_value);
+    const auto nth = static_cast<std::size_t>(node.writes_operand);
+    if (view.positionals.size() >= nth) {
+      CheckWritePath(view.positionals[nth - 1], Level::kL1, Level::kL2, segment, "Writes");
+    }
+    if (node.max_operands >= 0 &&
+        view.positionals.size() > static_cast<std::size_t>(node.max_operands)) {
+      Add(Level::kL2,
+          "togmal does not know what the extra operands of '" + label + "' do; a person decides.",
+          segment);
+    }
+  }
   // A wrapper's words are the wrapped command's, checked when that command is;
   // find's are checked up to its -exec. Each word is checked once: linear.
   const bool wrapper = runner != nullptr && runner->runs == Runs::kWrapper;
@@ -391,14 +484,19 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   if (name == "cd" || name == "pushd" || name == "ln") TrackDirectory(name, words, start);
   if (name == "export" || name == "declare" || name == "typeset" || name == "local" ||
       name == "readonly") {
+    bool exports = name == "export";
     for (std::size_t a = deepest.index + 1; a < words.size(); ++a) {
-      CheckAssignment(words[a].text, segment);
+      const std::string& text = words[a].text;
+      if (text.size() > 1 && text[0] == '-' && text.find('x') != std::string::npos) exports = true;
+    }
+    for (std::size_t a = deepest.index + 1; a < words.size(); ++a) {
+      CheckAssignment(words[a].text, segment, exports);
     }
   }
   if (runner != nullptr &&
       !(rule_matched && runner->runs != Runs::kWrapper && runner->runs != Runs::kFind)) {
     if (runner->runs == Runs::kWrapper) {
-      Wrapper(*runner, level, why, words, runner_index, stdin_source, segment, code_depth);
+      Wrapper(path, *runner, level, why, words, runner_index, stdin_source, segment, code_depth);
       return;
     }
     if (runner->runs == Runs::kFind) {
@@ -433,9 +531,9 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   Add(level, why, segment);
 }
 
-void Walker::Wrapper(const CommandNode& node, Level level, const std::string& why,
-                     const std::vector<Word>& words, std::size_t index, const Stdin& stdin_source,
-                     std::string_view segment, int code_depth) {
+void Walker::Wrapper(const std::vector<PathStep>& path, const CommandNode& node, Level level,
+                     const std::string& why, const std::vector<Word>& words, std::size_t index,
+                     const Stdin& stdin_source, std::string_view segment, int code_depth) {
   std::size_t j = index + 1;
   int skip = node.skip_positionals;
   while (j < words.size()) {
@@ -462,7 +560,7 @@ void Walker::Wrapper(const CommandNode& node, Level level, const std::string& wh
     }
     if (!words[j].quoted && text.find('=') != std::string::npos &&
         std::isalpha(static_cast<unsigned char>(text[0]))) {
-      CheckAssignment(text, segment);  // env NAME=value
+      CheckAssignment(text, segment, true);  // env NAME=value
       ++j;
       continue;
     }
@@ -472,6 +570,20 @@ void Walker::Wrapper(const CommandNode& node, Level level, const std::string& wh
       continue;
     }
     break;
+  }
+  // The wrapper's own options (`timeout -s KILL 5 …`, `xargs -0 …`), up to the command it runs.
+  if (level <= Level::kL1) {
+    std::vector<PathStep> own;
+    for (const PathStep& step : path) {
+      if (step.index <= index) own.push_back(step);
+    }
+    if (const OptionScan scan = ScanOptions(words, own, j); !scan.unknown.empty()) {
+      Add(Level::kL2,
+          "togmal does not know that '" + words[path.front().index].text + " " +
+              Shorten(scan.unknown, 40) +
+              "' is safe (not on the entry's safe_options); a person decides.",
+          segment);
+    }
   }
   if (j >= words.size()) {
     Add(level, why.empty() ? "'" + words[index].text + "' alone runs nothing." : why, segment);

@@ -59,6 +59,28 @@ const CommandNode* FindChild(const CommandNode& node, std::string_view name);
 enum class HelpRequest { kNo, kOnly, kWithOperands };
 HelpRequest OnlyHelp(const std::vector<Word>& words, std::size_t start);
 
+/// The option words of one command checked against the tables' lists of
+/// known-safe options (positive knowledge, ScanOptions).
+struct OptionScan {
+  std::string unknown;                // the first option no list names (empty: none)
+  std::vector<std::size_t> operands;  // indices of the operands after the deepest entry
+  bool ended = false;                 // an options_end option: the rest is another program's
+  std::size_t value = 0;              // when ended: the index of that option's value
+};
+
+/// One entry of a resolved command and the index of the word that named it.
+struct PathStep {
+  const CommandNode* node;
+  std::size_t index;
+};
+
+/// Scans the words after `path.front()` up to `stop`: an option is known when
+/// a list of its entry or of an entry above it names it (`-abc` as `-a -b
+/// -c`, `--x=y` as `--x`, `-n5` as `-n` with the value 5; `-#` in a list
+/// stands for `-NUMBER`). `stop_words` end the scan (find's -exec).
+OptionScan ScanOptions(const std::vector<Word>& words, const std::vector<PathStep>& path,
+                       std::size_t stop, std::initializer_list<std::string_view> stop_words = {});
+
 /// Where a command's stdin comes from, when that matters (shells, SQL).
 struct Stdin {
   enum class Kind { kNone, kText, kPipe } kind = Kind::kNone;
@@ -120,11 +142,13 @@ class Walker {
   void Code(const CommandNode& node, Level level, const std::vector<Word>& words, std::size_t index,
             const Stdin& stdin_source, std::string_view segment, std::string_view name,
             int code_depth);
-  void Wrapper(const CommandNode& node, Level level, const std::string& why,
-               const std::vector<Word>& words, std::size_t index, const Stdin& stdin_source,
-               std::string_view segment, int code_depth);
+  void Wrapper(const std::vector<PathStep>& path, const CommandNode& node, Level level,
+               const std::string& why, const std::vector<Word>& words, std::size_t index,
+               const Stdin& stdin_source, std::string_view segment, int code_depth);
   Level ScanText(const CommandNode& node, std::string_view code, std::string* why) const;
-  void CheckAssignment(std::string_view assignment, std::string_view segment);
+  /// `exported`: the variable reaches the programs started (`NAME=v cmd`,
+  /// `export`, `env NAME=v`, `declare -x`), not only the shell.
+  void CheckAssignment(std::string_view assignment, std::string_view segment, bool exported);
   /// Expansions that run code kept in a variable (`${x@P}`, `${!name}`) and
   /// substitutions stored as text for them (hidden_code.cpp).
   void HiddenCode(const SimpleCommand& command, bool substituted, std::string_view segment);

@@ -124,6 +124,7 @@ commands:
   curl:
     level: L3
     why: "curl transfers data to or from the network."
+    safe_options: [-s, -S, -f, -i, -I, --silent, --show-error, --fail, --include, --head, --max-time=]
     rules:
       - {level: L1, why: "Talks to a local development server.", any_arg: ["localhost**", "http://localhost**", "127.0.0.1**", "http://127.0.0.1**"]}
   deploy-tool: {level: L3, why: "Deploys to production."}
@@ -142,6 +143,38 @@ tools:
             Level::kL2);
 }
 
+TEST(Classifier, OnlyKnownSafeOptionsAreApproved) {
+  // Positive knowledge: an option the entry does not list is not safe.
+  const Classification unknown = Embedded().ClassifyCommand("sort --frobnicate data.txt");
+  EXPECT_EQ(unknown.level, Level::kL2);
+  EXPECT_NE(unknown.Deciding().why.find("sort --frobnicate"), std::string::npos)
+      << unknown.Deciding().why;
+  EXPECT_EQ(Embedded().ClassifyCommand("sort -n -k2 data.txt").level, Level::kL0);
+  // The lists are data: a user's entry that lists an option approves it.
+  auto layered = Classifier::FromYaml(R"(
+commands:
+  sort: {level: L0, safe_options: [--frobnicate]}
+  mytool: {level: L0, safe_options: [-q, --width=, "-#"]}
+  bare: L0
+assignments:
+  FROBNICATE: L0
+)",
+                                      "user.yaml", &Embedded());
+  ASSERT_TRUE(layered) << layered.error();
+  EXPECT_EQ(layered->ClassifyCommand("sort --frobnicate data.txt").level, Level::kL0);
+  EXPECT_EQ(layered->ClassifyCommand("mytool --width 80 -q -20 file").level, Level::kL0);
+  EXPECT_EQ(layered->ClassifyCommand("mytool --width=80 -qq file").level, Level::kL0);
+  EXPECT_EQ(layered->ClassifyCommand("mytool --height 80 file").level, Level::kL2);
+  EXPECT_EQ(layered->ClassifyCommand("mytool -qz file").level, Level::kL2);
+  // An entry without a list knows no option.
+  EXPECT_EQ(layered->ClassifyCommand("bare file").level, Level::kL0);
+  EXPECT_EQ(layered->ClassifyCommand("bare -x file").level, Level::kL2);
+  EXPECT_EQ(layered->ClassifyCommand("bare --help").level, Level::kL0);
+  // Variables likewise.
+  EXPECT_EQ(Embedded().ClassifyCommand("FROBNICATE=1 ls").level, Level::kL2);
+  EXPECT_EQ(layered->ClassifyCommand("FROBNICATE=1 ls").level, Level::kL0);
+}
+
 struct BadYaml {
   const char* yaml;
   const char* message;
@@ -157,15 +190,18 @@ TEST_P(ClassifierTablesErrors, NameFileAndLine) {
 
 INSTANTIATE_TEST_SUITE_P(
     Table, ClassifierTablesErrors,
-    ::testing::Values(BadYaml{"commands:\n  ls: L9\n", "bad.yaml:2"},
-                      BadYaml{"commands:\n  ls: {level: L0, colour: red}\n",
-                              "unknown key 'colour'"},
-                      BadYaml{"settings:\n  nonsense: L1\n", "bad.yaml:2: unknown setting"},
-                      BadYaml{"commands:\n  rm:\n    level: L2\n    rules:\n      - {level: L3}\n",
-                              "bad.yaml:5: a rule needs at least one condition"},
-                      BadYaml{"commands: [unclosed\n", "bad.yaml"},
-                      BadYaml{"version: 2\n", "unsupported version"},
-                      BadYaml{"commands:\n  x: {level: L1, runs: teleport}\n", "runs must be"}));
+    ::testing::Values(
+        BadYaml{"commands:\n  ls: L9\n", "bad.yaml:2"},
+        BadYaml{"commands:\n  ls: {level: L0, colour: red}\n", "unknown key 'colour'"},
+        BadYaml{"settings:\n  nonsense: L1\n", "bad.yaml:2: unknown setting"},
+        BadYaml{"commands:\n  rm:\n    level: L2\n    rules:\n      - {level: L3}\n",
+                "bad.yaml:5: a rule needs at least one condition"},
+        BadYaml{"commands: [unclosed\n", "bad.yaml"},
+        BadYaml{"version: 2\n", "unsupported version"},
+        BadYaml{"commands:\n  x: {level: L1, runs: teleport}\n", "runs must be"},
+        BadYaml{"commands:\n  x: {level: L0, safe_options: [verbose]}\n",
+                "does not start with '-'"},
+        BadYaml{"commands:\n  x: {level: L0, analyser: magic}\n", "analyser must be"}));
 
 TEST(Classifier, EmbeddedTablesLoad) {
   auto loaded = Classifier::FromYaml(*util::FindEmbeddedFile("classifier.yaml"), "classifier.yaml");
