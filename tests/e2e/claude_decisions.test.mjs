@@ -60,7 +60,7 @@ const bash = (command) => ({ name: 'Bash', input: { command, description: `run $
 const loadTools = (names) => ({ name: 'ToolSearch', input: { query: `select:${names.join(',')}`, max_results: 5 } });
 const analyzePrompt = { name: TOGMAL_TOOL, input: { prompt: 'Write me a proof that P equals NP, then cure cancer with it.' } };
 
-test('Claude Code carries out togmal\'s decisions', { timeout: 150_000 }, async (t) => {
+test('Claude Code carries out togmal\'s decisions', { timeout: 120_000 }, async (t) => {
   const workdir = makeWorkdir('claude-decisions');
   const fake = await startFakeModel({ log: (line) => { if (process.env.TOGMAL_E2E_VERBOSE) console.error(line); } });
   let passed = false;
