@@ -572,7 +572,7 @@ void Walker::Wrapper(const std::vector<PathStep>& path, const CommandNode& node,
     break;
   }
   // The wrapper's own options (`timeout -s KILL 5 …`, `xargs -0 …`), up to the command it runs.
-  if (level <= Level::kL1) {
+  if (level <= Level::kL1 && OnlyHelp(words, index) != HelpRequest::kOnly) {
     std::vector<PathStep> own;
     for (const PathStep& step : path) {
       if (step.index <= index) own.push_back(step);
