@@ -235,9 +235,9 @@ struct OptionLists {
   /// `globs`: entries with `*`, `?` or `[` match the whole word (`-std=*`).
   bool Safe(std::string_view option, bool globs = false) const {
     for (std::size_t p = 0; p <= depth; ++p) {
-      for (const std::string& safe : path[p].node->safe_options) {
+      for (std::string_view safe : path[p].node->safe_options) {
         if (safe == option) return true;
-        if (globs && safe.find_first_of("*?[") != std::string::npos &&
+        if (globs && safe.find_first_of("*?[") != std::string_view::npos &&
             util::GlobMatches(safe, option)) {
           return true;
         }

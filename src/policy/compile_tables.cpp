@@ -111,7 +111,8 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
     if (node.writes_last_arg) out += ", .writes_last_arg = true";
     Field(out, "print_only", Strings(node.print_only));
     if (node.loads_project) out += ", .loads_project = true";
-    Field(out, "safe_options", Strings(node.safe_options));
+    Field(out, "safe_options",
+          Strings(std::vector<std::string>(node.safe_options.begin(), node.safe_options.end())));
     Field(out, "options_end", Strings(node.options_end));
     if (node.max_operands >= 0) out += ", .max_operands = " + std::to_string(node.max_operands);
     if (node.writes_operand != 0) {

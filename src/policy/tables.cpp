@@ -208,6 +208,7 @@ class Loader {
       // `--format=` (a trailing `=`) takes a value: it joins options_with_value.
       auto values = Strings(safe);
       if (!values) return Fail(values.error());
+      auto owned = std::make_shared<std::vector<std::string>>();
       for (std::string& option : *values) {
         if (option.size() > 2 && option.back() == '=') {
           option.pop_back();
@@ -218,8 +219,10 @@ class Loader {
           return At(safe,
                     "command '" + name + "': safe option '" + option + "' does not start with '-'");
         }
-        command.safe_options.push_back(std::move(option));
+        owned->push_back(std::move(option));
       }
+      command.safe_options.assign(owned->begin(), owned->end());
+      command.owned_options = std::move(owned);
     }
     if (const YAML::Node rules = node["rules"]) {
       if (!rules.IsSequence()) return At(rules, "rules is a list");

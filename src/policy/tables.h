@@ -86,7 +86,11 @@ struct CommandNode {
   /// L1, any other option makes the call not positively known safe (L2). They
   /// also hold for the words after a subcommand (global options). Those that
   /// take a value are in options_with_value too.
-  std::vector<std::string> safe_options;
+  /// Views into the compiled tables' constant data, or into owned_options for
+  /// an entry parsed from YAML: a hook that names `git` would otherwise copy
+  /// every subcommand's list.
+  std::vector<std::string_view> safe_options;
+  std::shared_ptr<const std::vector<std::string>> owned_options;
   /// Options after which the remaining words are another program's (python
   /// -c CODE, -m MODULE): the option check stops there.
   std::vector<std::string> options_end;

@@ -54,7 +54,7 @@ CommandNode NodeFromRaw(const RawCommandNode& raw) {
   node.writes_last_arg = raw.writes_last_arg;
   node.print_only = Strings(raw.print_only);
   node.loads_project = raw.loads_project;
-  node.safe_options = Strings(raw.safe_options);
+  node.safe_options.assign(raw.safe_options.begin(), raw.safe_options.end());
   node.options_end = Strings(raw.options_end);
   node.max_operands = raw.max_operands;
   node.writes_operand = raw.writes_operand;
