@@ -191,6 +191,20 @@ bool RuleMatches(const ArgRule& rule, const ArgView& view, Profile profile,
 }
 
 const CommandNode* FindChild(const CommandNode& node, std::string_view name) {
+  if (node.raw != nullptr && node.lazy != nullptr) {
+    const auto& children = node.raw->subcommands;
+    for (std::size_t i = 0; i < children.size; ++i) {
+      if (name == children.data[i].name) return node.lazy->Get(i, children.data[i]);
+    }
+    for (std::size_t i = 0; i < children.size; ++i) {
+      const std::string_view pattern = children.data[i].name;
+      if (pattern.find_first_of("*?") != std::string_view::npos &&
+          util::GlobMatches(pattern, name)) {
+        return node.lazy->Get(i, children.data[i]);
+      }
+    }
+    return nullptr;
+  }
   for (const CommandNode& child : node.subcommands) {
     if (child.name == name) return &child;
   }

@@ -58,13 +58,34 @@ enum class Runs {
   kWindowsShell
 };
 
+struct RawCommandNode;
+struct CommandNode;
+
+/// A compiled entry's subcommands, each turned into a CommandNode when
+/// FindChild first names it: `git status` converts git and status, not git's
+/// hundred other subcommands. Thread-safe.
+class LazyChildren {
+ public:
+  explicit LazyChildren(std::size_t count) : nodes_(count) {}
+  const CommandNode* Get(std::size_t index, const RawCommandNode& raw);
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<const CommandNode>> nodes_;
+};
+
 /// One command or subcommand entry.
 struct CommandNode {
   std::string name;  ///< as written in the table (may be a glob for subcommands)
   Level level = Level::kL2;
   std::string why;
   std::vector<std::string> options_with_value;
+  /// Parsed from YAML. A compiled entry keeps its subcommands in `raw` and
+  /// `lazy` instead (FindChild reads both).
   std::vector<CommandNode> subcommands;
+  const RawCommandNode* raw = nullptr;
+  std::shared_ptr<LazyChildren> lazy;
+  bool HasSubcommands() const;
   std::vector<ArgRule> rules;
   Runs runs = Runs::kNothing;
   std::vector<std::string> code_options;

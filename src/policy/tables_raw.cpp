@@ -36,9 +36,8 @@ CommandNode NodeFromRaw(const RawCommandNode& raw) {
   node.level = raw.level;
   node.why = raw.why;
   node.options_with_value = Strings(raw.options_with_value);
-  node.subcommands.reserve(raw.subcommands.size);
-  for (const RawCommandNode& child : raw.subcommands)
-    node.subcommands.push_back(NodeFromRaw(child));
+  node.raw = &raw;
+  if (raw.subcommands.size > 0) node.lazy = std::make_shared<LazyChildren>(raw.subcommands.size);
   node.rules.reserve(raw.rules.size);
   for (const RawArgRule& rule : raw.rules) node.rules.push_back(RuleFromRaw(rule));
   node.runs = raw.runs;
@@ -89,6 +88,17 @@ void TablesFromCompiled(const CompiledTables& compiled, Tables& tables) {
   for (const RawAssignment& raw : compiled.assignments) {
     tables.assignments[raw.name] = {raw.level, raw.why};
   }
+}
+
+const CommandNode* LazyChildren::Get(std::size_t index, const RawCommandNode& raw) {
+  std::lock_guard lock(mutex_);
+  std::unique_ptr<const CommandNode>& slot = nodes_[index];
+  if (!slot) slot = std::make_unique<const CommandNode>(NodeFromRaw(raw));
+  return slot.get();
+}
+
+bool CommandNode::HasSubcommands() const {
+  return !subcommands.empty() || (raw != nullptr && raw->subcommands.size > 0);
 }
 
 LazyCommands::LazyCommands(const CompiledTables& compiled)

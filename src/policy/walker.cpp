@@ -262,7 +262,7 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   using Step = PathStep;
   std::vector<Step> path{{found, start}};
   std::size_t i = start + 1;
-  while (i < words.size() && !path.back().node->subcommands.empty()) {
+  while (i < words.size() && path.back().node->HasSubcommands()) {
     const CommandNode& current = *path.back().node;
     const std::string_view text = words[i].text;
     if (text == "--") break;
