@@ -271,7 +271,10 @@ TEST(AllowGrants, ASecondGrantOfTheSameActionExtendsOrSaysSo) {
   EXPECT_EQ(grants.List(true)->size(), 2u);
 
   std::vector<std::string> changes;
-  for (const AuditEntry& entry : *AuditLog(db).Tail(20)) {
+  // The Result must outlive the loop: `*Tail(20)` in the range would dangle.
+  const auto tail = AuditLog(db).Tail(20);
+  ASSERT_TRUE(tail.ok());
+  for (const AuditEntry& entry : *tail) {
     if (entry.kind == AuditKind::kConfigChange) changes.push_back(entry.decision);
   }
   EXPECT_EQ(changes, (std::vector<std::string>{"grant", "extend", "extend", "grant"}));
