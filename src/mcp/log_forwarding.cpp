@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "server_impl.h"
@@ -53,31 +54,41 @@ spdlog::level::level_enum SpdlogLevelFor(int rank) {
   }
 }
 
-/// Forwards records of spdlog's default logger to the server. One sink for
-/// the process, attached once; the target server is swapped under the
-/// sink's own mutex so a server never receives a record after it detached.
+/// Forwards records of spdlog's default logger to the servers. One sink for
+/// the process, attached once. A record logged while a server handles a call
+/// goes to that server alone; any other record goes to every running server,
+/// each of which applies its own session's level. (One process usually runs
+/// one server; tests and embedders run several, started in any order.) The
+/// target list changes under the sink's own mutex, so a server never receives
+/// a record after it detached.
 class LogForwardingSink final : public spdlog::sinks::base_sink<std::mutex> {
  public:
-  void SetTarget(Server::Impl* target) {
+  void AddTarget(Server::Impl* target) {
     std::lock_guard lock(mutex_);
-    target_ = target;
+    if (std::find(targets_.begin(), targets_.end(), target) == targets_.end()) {
+      targets_.push_back(target);
+    }
   }
-  void ClearTarget(Server::Impl* target) {
+  void RemoveTarget(Server::Impl* target) {
     std::lock_guard lock(mutex_);
-    if (target_ == target) target_ = nullptr;
+    targets_.erase(std::remove(targets_.begin(), targets_.end(), target), targets_.end());
   }
 
  protected:
   void sink_it_(const spdlog::details::log_msg& msg) override {
-    if (target_ == nullptr || t_forwarding_log) return;
+    if (targets_.empty() || t_forwarding_log) return;
     t_forwarding_log = true;  // a record logged while forwarding is not forwarded
-    target_->ForwardLog(msg.level, std::string(msg.payload.data(), msg.payload.size()));
+    std::string text(msg.payload.data(), msg.payload.size());
+    Server::Impl* owner = t_current_call != nullptr ? t_current_call->server : nullptr;
+    for (Server::Impl* target : targets_) {
+      if (owner == nullptr || owner == target) target->ForwardLog(msg.level, text);
+    }
     t_forwarding_log = false;
   }
   void flush_() override {}
 
  private:
-  Server::Impl* target_ = nullptr;
+  std::vector<Server::Impl*> targets_;
 };
 
 // Never destroyed: loggers may outlive any static destructor order.
@@ -120,10 +131,10 @@ int LogLevelRank(std::string_view name) {
 
 void AttachLogForwarding(Server::Impl* target) {
   InstallForwardingSink();
-  ForwardingSink().SetTarget(target);
+  ForwardingSink().AddTarget(target);
 }
 
-void DetachLogForwarding(Server::Impl* target) { ForwardingSink().ClearTarget(target); }
+void DetachLogForwarding(Server::Impl* target) { ForwardingSink().RemoveTarget(target); }
 
 void Server::Impl::SetLoggerLevelAtLeast(int rank) {
   auto logger = spdlog::default_logger();

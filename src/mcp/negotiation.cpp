@@ -159,6 +159,7 @@ std::optional<RpcError> Server::Impl::ResolveLegacy(const std::string& method,
 void Server::Impl::Dispatch(const MethodSpec& spec, const json& params, CallContext call,
                             ReplyOnce reply) {
   Handler handler = spec.handler;
+  call.server = this;
   if (spec.runs == Runs::kInline) {
     t_current_call = &call;
     (this->*handler)(params, call, std::move(reply));

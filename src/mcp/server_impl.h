@@ -60,6 +60,7 @@ struct CallContext {
   std::string client_name;
   int log_rank = -1;  ///< modern `_meta` logLevel, -1 = no log notifications
   std::shared_ptr<InFlight> flight;
+  Server::Impl* server = nullptr;  ///< the server handling it (log records go to it alone)
 };
 
 /// A server→client request waiting for its reply (legacy Ask).

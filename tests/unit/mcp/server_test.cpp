@@ -587,6 +587,23 @@ TEST_F(ServerTest, AServerStoppingLeavesAnotherServersLogForwarding) {
       << second.Dump();
 }
 
+// A record logged while one server handles a call belongs to that call's
+// client, even when another server in the process also asked for logs.
+TEST_F(ServerTest, ACallsLogRecordsGoOnlyToItsOwnServer) {
+  ServerHarness other(tools_, resources_);
+  InitializeLegacy(harness_, "2025-11-25");
+  InitializeLegacy(other, "2025-11-25");
+  for (ServerHarness* harness : {&harness_, &other}) {
+    EXPECT_EQ(harness->Call(Request("lvl", "logging/setLevel", {{"level", "info"}}))["result"],
+              json::object());
+  }
+  harness_.Call(Request(2, "tools/call", {{"name", "echo"}, {"arguments", {{"text", "x"}}}}));
+  EXPECT_EQ(harness_.MessageWithMethod("notifications/message")["params"]["data"],
+            "echo tool says hello");
+  other.Call(Request("sentinel", "ping"));
+  EXPECT_EQ(other.Dump().find("notifications/message"), std::string::npos) << other.Dump();
+}
+
 TEST_F(ServerTest, ModernLogLevelForwardsOnlyForThatRequestBeforeItsResponse) {
   json quiet = ModernRequest(1, "tools/call", {{"name", "echo"}, {"arguments", {{"text", "x"}}}});
   harness_.Call(quiet);
