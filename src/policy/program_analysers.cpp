@@ -2,6 +2,8 @@
 // sed (`e`, `s///e`, `w FILE`), awk (`system()`, pipes, `print > FILE`),
 // `alias`/`trap` bodies, and commands that print secrets to the agent.
 #include <cctype>
+#include <iterator>
+#include <vector>
 
 #include "walker.h"
 
@@ -96,6 +98,54 @@ bool ExpandsSecret(std::string_view text) {
   return false;
 }
 
+/// Output-file spellings every program shares; an entry's output_options add its own.
+constexpr std::string_view kSharedOutputOptions[] = {
+    "-o", "--output", "--output-file", "-fprint", "-fprintf", "-fprint0", "-fls", "--log-file"};
+
+/// The files a command names as its outputs: `-o F`, `--output=F`, and for a
+/// short option that takes a value, `-oF` and a cluster ending in it
+/// (`-so/etc/x` is `-s -o /etc/x`, as getopt reads it).
+std::vector<std::string_view> OutputFiles(const CommandNode& entry, const std::vector<Word>& words,
+                                          std::size_t start) {
+  std::vector<std::string_view> options(std::begin(kSharedOutputOptions),
+                                        std::end(kSharedOutputOptions));
+  options.insert(options.end(), entry.output_options.begin(), entry.output_options.end());
+  auto takes_value = [&entry](std::string_view option) {
+    return Contains(entry.options_with_value, option) || Contains(entry.output_options, option);
+  };
+  std::vector<std::string_view> files;
+  for (std::size_t i = start + 1; i < words.size(); ++i) {
+    std::string_view text = words[i].text;
+    if (text == "--") break;
+    const bool has_next = i + 1 < words.size();
+    for (std::string_view option : options) {
+      if (text == option) {
+        if (has_next) files.push_back(words[i + 1].text);
+      } else if (option.starts_with("--")) {
+        if (text.size() > option.size() && text.starts_with(option) && text[option.size()] == '=') {
+          files.push_back(text.substr(option.size() + 1));
+        }
+      } else if (option.size() == 2 && text.size() > 1 && text[0] == '-' && text[1] != '-' &&
+                 takes_value(option)) {
+        // A short option in a cluster of flags: what follows it is the value.
+        const std::size_t at = text.find(option[1], 1);
+        if (at == std::string_view::npos) continue;
+        bool flags_before = true;
+        for (std::size_t k = 1; k < at; ++k) {
+          flags_before = flags_before && std::isalpha(static_cast<unsigned char>(text[k])) != 0;
+        }
+        if (!flags_before) continue;
+        if (at + 1 < text.size()) {
+          files.push_back(text.substr(at + 1));
+        } else if (at > 1 && has_next) {
+          files.push_back(words[i + 1].text);  // `-so F`
+        }
+      }
+    }
+  }
+  return files;
+}
+
 }  // namespace
 
 void Walker::AnalyseProgram(const CommandNode& entry, std::string_view name,
@@ -111,21 +161,10 @@ void Walker::AnalyseProgram(const CommandNode& entry, std::string_view name,
   if (analyser == "package_script") PackageScript(entry, words, start, segment, code_depth);
   if (analyser == "git") GitElsewhere(entry, words, start, segment);
   // A command that changes something and names its output file (`sort -o F`,
-  // `git diff --output=F`, `gcc -o F`, `find -fprint F`): F is written.
+  // `git diff --output=F`, `gcc -o F`, `find -fprint F`, `wget -O F`): F is written.
   if (level >= Level::kL1) {
-    for (std::size_t i = start + 1; i < words.size(); ++i) {
-      const std::string& text = words[i].text;
-      if (text == "--") break;
-      for (std::string_view option : {"-o", "--output", "--output-file", "-fprint", "-fprintf",
-                                      "-fprint0", "-fls", "--log-file"}) {
-        if (text == option && i + 1 < words.size()) {
-          CheckWritePath(words[i + 1].text, Level::kL1, Level::kL2, segment, "Writes");
-        } else if (option.starts_with("--") && text.size() > option.size() &&
-                   text.starts_with(option) && text[option.size()] == '=') {
-          CheckWritePath(std::string_view(text).substr(option.size() + 1), Level::kL1, Level::kL2,
-                         segment, "Writes");
-        }
-      }
+    for (std::string_view file : OutputFiles(entry, words, start)) {
+      CheckWritePath(file, Level::kL1, Level::kL2, segment, "Writes");
     }
   }
   if (level >= Level::kL1 && !cwd_unknown_ && cwd_in_project_ && Unpacks(name, words, start)) {

@@ -176,6 +176,7 @@ class Loader {
                              "loads_project",
                              "safe_options",
                              "options_end",
+                             "output_options",
                              "max_operands",
                              "writes_operand",
                              "analyser"},
@@ -198,7 +199,8 @@ class Loader {
                                std::pair{"code_options", &command.code_options},
                                std::pair{"query_options", &command.query_options},
                                std::pair{"print_only", &command.print_only},
-                               std::pair{"options_end", &command.options_end}}) {
+                               std::pair{"options_end", &command.options_end},
+                               std::pair{"output_options", &command.output_options}}) {
       if (!node[key]) continue;
       auto values = Strings(node[key]);
       if (!values) return Fail(values.error());

@@ -115,6 +115,10 @@ struct CommandNode {
   /// Options after which the remaining words are another program's (python
   /// -c CODE, -m MODULE): the option check stops there.
   std::vector<std::string> options_end;
+  /// Options whose value names a file the program writes (`wget -O F`), on
+  /// top of the spellings every program shares (`-o`, `--output`, …;
+  /// program_analysers.cpp): the file is checked as a write.
+  std::vector<std::string> output_options;
   /// At most this many operands (non-option words) are read; more are not
   /// positively known (-1: no limit).
   int max_operands = -1;
@@ -197,7 +201,7 @@ struct RawCommandNode {
   bool writes_last_arg = false;
   RawStrings print_only;
   bool loads_project = false;
-  RawStrings safe_options, options_end;
+  RawStrings safe_options, options_end, output_options;
   int max_operands = -1;
   int writes_operand = 0;
   const char* analyser = "";

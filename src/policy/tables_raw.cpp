@@ -55,6 +55,7 @@ CommandNode NodeFromRaw(const RawCommandNode& raw) {
   node.loads_project = raw.loads_project;
   node.safe_options.assign(raw.safe_options.begin(), raw.safe_options.end());
   node.options_end = Strings(raw.options_end);
+  node.output_options = Strings(raw.output_options);
   node.max_operands = raw.max_operands;
   node.writes_operand = raw.writes_operand;
   node.analyser = raw.analyser;
