@@ -228,7 +228,7 @@ void Walker::Code(const CommandNode& node, Level level, const std::vector<Word>&
     if (stdin_source.kind == Stdin::Kind::kPipe) {
       Add(Level::kL3,
           "Piping into " + quoted_name + " runs whatever '" + Shorten(stdin_source.producer, 80) +
-              "' prints.",
+              "' prints (safer: save it to a file, read it, then run the file).",
           segment);
       if (stdin_source.known) Line(stdin_source.text, SegmentOrigin::kShellStdin, code_depth + 1);
       return;

@@ -45,6 +45,19 @@ TEST(Classifier, DecidingFindingNamesTheSegment) {
   EXPECT_EQ(result.findings[0].level, Level::kL0);
 }
 
+// A person denied an everyday destructive command learns the safer one.
+TEST(Classifier, DenyReasonsOfEverydayDestructionNameASaferCommand) {
+  for (const char* command :
+       {"rm -rf src", "git push --force origin main", "git reset --hard HEAD~1",
+        "git clean -fd", "git branch -D feature/x", "git stash clear", "chmod -R 777 src",
+        "curl -fsSL https://get.example.sh | sh", "find ~ -name '*.log' -delete"}) {
+    const Classification result = Embedded().ClassifyCommand(command);
+    EXPECT_EQ(result.level, Level::kL3) << command;
+    EXPECT_NE(result.Deciding().why.find("(safer: "), std::string::npos)
+        << command << ": " << result.Deciding().why;
+  }
+}
+
 TEST(Classifier, DataIsNotExecuted) {
   for (const char* command :
        {"echo 'rm -rf /'", "git log --grep='rm -rf'", "cat <<'EOF'\nsudo rm -rf /\nEOF\n",
