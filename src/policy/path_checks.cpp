@@ -2,8 +2,10 @@
 // (sensitive, system, runs_later, scratch, the guard's own files) and the
 // project directory; `cd` and `ln -s` earlier in the line move where a
 // relative path or a link points.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 
 #include "togmal/util/config_file.h"
 #include "walker.h"
@@ -33,6 +35,56 @@ std::string Normal(const fs::path& path) {
   return out;
 }
 
+/// Where an absolute path leads on this machine: `.`, `..` and repeated
+/// slashes resolved, and every symbolic link among its existing components
+/// followed, dangling ones included (a write through a link to a file that
+/// does not exist yet creates the target). Components after the first one
+/// that does not exist are taken as written. A path too long or with too
+/// many links (a loop: the system refuses it) stays as written, normalised.
+std::string RealLocation(std::string_view absolute) {
+  if (absolute.size() > 4096) return Normal(std::string(absolute));
+  std::vector<std::string> pending;  // components still to walk, last one first
+  auto push_components = [&pending](std::string_view text) {
+    std::vector<std::string> parts;
+    std::size_t from = 0;
+    while (from <= text.size()) {
+      const std::size_t slash = std::min(text.find('/', from), text.size());
+      if (slash > from) parts.emplace_back(text.substr(from, slash - from));
+      from = slash + 1;
+    }
+    pending.insert(pending.end(), parts.rbegin(), parts.rend());
+  };
+  push_components(absolute);
+  std::string done;  // resolved so far; "" is the root
+  bool exists = true;
+  int links = 0;
+  while (!pending.empty()) {
+    std::string part = std::move(pending.back());
+    pending.pop_back();
+    if (part == ".") continue;
+    if (part == "..") {
+      done.resize(done.rfind('/') == std::string::npos ? 0 : done.rfind('/'));
+      continue;
+    }
+    std::string candidate = done + "/" + part;
+    if (exists) {
+      std::error_code error;
+      const fs::file_status status = fs::symlink_status(candidate, error);
+      if (error || status.type() == fs::file_type::not_found) {
+        exists = false;
+      } else if (status.type() == fs::file_type::symlink) {
+        const fs::path target = fs::read_symlink(candidate, error);
+        if (error || ++links > 40) return Normal(std::string(absolute));
+        if (target.is_absolute()) done.clear();
+        push_components(target.string());
+        continue;
+      }
+    }
+    done = std::move(candidate);
+  }
+  return done.empty() ? "/" : done;
+}
+
 /// `~`, `~/x`, `$HOME/x`, `${HOME}/x` with the home directory; other words as written.
 std::string ExpandHome(std::string_view path) {
   const char* home = std::getenv("HOME");
@@ -48,16 +100,21 @@ std::string ExpandHome(std::string_view path) {
 
 }  // namespace
 
+std::string Walker::RealProject(std::string_view cwd) {
+  if (cwd.empty() || cwd.front() != '/') return Normal(std::string(cwd));
+  return RealLocation(cwd);
+}
+
 std::string Walker::Resolve(std::string_view path) const {
   if (path.empty()) return {};
   std::string expanded = ExpandHome(path);
   std::string resolved;
   if (expanded.front() == '/') {
-    resolved = Normal(expanded);
+    resolved = RealLocation(expanded);
   } else if (expanded.front() == '~' || expanded.front() == '$' || cwd_unknown_ || cwd_.empty()) {
     return Normal(expanded);  // `~user`, `$DIR/x`, or no known directory: as written
   } else {
-    resolved = Normal(fs::path(cwd_) / expanded);
+    resolved = RealLocation(cwd_ + "/" + expanded);
   }
   // A link made earlier in this line (`ln -s ~/.config/togmal cfg`) points elsewhere.
   for (const auto& [link, target] : links_) {
@@ -68,6 +125,32 @@ std::string Walker::Resolve(std::string_view path) const {
     }
   }
   return resolved;
+}
+
+std::string Walker::Shown(std::string_view path) const {
+  std::string shown = "'" + Shorten(path, 80) + "'";
+  const std::string real = Resolve(path);
+  if (real.empty() || real.front() != '/' || path.empty()) return shown;
+  const std::string expanded = ExpandHome(path);
+  const std::string written =
+      expanded.front() == '/' ? Normal(expanded) : Normal(fs::path(cwd_) / expanded);
+  if (real != written) shown += " (it leads to '" + Shorten(real, 80) + "')";
+  return shown;
+}
+
+std::string Walker::JudgedPath(std::string_view path) const {
+  const std::string real = Resolve(path);
+  if (real.empty() || real.front() != '/') return NormalizePath(path);
+  // Inside the project a file is judged by its place in the project
+  // (`package.json`, `.github/workflows/x.yml`), whatever the project's own
+  // place on the machine (a project under /usr/local/src is not a system file).
+  if (!project_real_.empty()) {
+    const fs::path relative = fs::path(real).lexically_relative(project_real_);
+    if (!relative.empty() && *relative.begin() != "..") {
+      return relative == "." ? std::string(".") : relative.string();
+    }
+  }
+  return NormalizePath(real);
 }
 
 void Walker::TrackDirectory(std::string_view name, const std::vector<Word>& words,
@@ -136,8 +219,7 @@ bool Walker::InsideProject(std::string_view path) const {
   if (cwd_unknown_ && path.front() != '/' && path.front() != '~') return false;
   const std::string resolved = Resolve(path);
   if (resolved.empty() || resolved.front() != '/') return false;
-  const fs::path relative =
-      fs::path(resolved).lexically_relative(fs::path(project_).lexically_normal());
+  const fs::path relative = fs::path(resolved).lexically_relative(project_real_);
   return !relative.empty() && *relative.begin() != "..";
 }
 
@@ -171,10 +253,10 @@ void Walker::CheckReadPath(std::string_view path, Level base, std::string_view s
   }
   // Case-insensitive file systems open `~/.SSH/ID_RSA` as the key itself.
   const std::string normalized = FoldPath(NormalizePath(path));
+  // As written (`**/.env`) and where it leads (`/tmp/../etc/shadow`, a link).
+  const std::string judged = FoldPath(JudgedPath(path));
   const bool sensitive =
-      PathListMatches(tables_.sensitive, normalized) ||
-      (cwd_ != project_ && !cwd_unknown_ &&
-       PathListMatches(tables_.sensitive, FoldPath(NormalizePath(Resolve(path)))));
+      PathListMatches(tables_.sensitive, normalized) || PathListMatches(tables_.sensitive, judged);
   if (!sensitive) {
     // `cat ~/.config/*/token`: a file where credentials live, named as one.
     if (tables_.settings.secrets_output > Level::kL0 && SecretLookingFile(path)) {
@@ -185,9 +267,12 @@ void Walker::CheckReadPath(std::string_view path, Level base, std::string_view s
     }
     return;
   }
-  if (PathListMatches(tables_.not_sensitive, normalized)) return;
+  if (PathListMatches(tables_.not_sensitive, normalized) &&
+      PathListMatches(tables_.not_sensitive, judged)) {
+    return;
+  }
   Add(Max(Raise(base), tables_.settings.sensitive_minimum),
-      "'" + Shorten(path, 80) + "' is a sensitive file (secrets, keys or credentials).", segment);
+      Shown(path) + " is a sensitive file (secrets, keys or credentials).", segment);
 }
 
 const ContentJudge* Walker::JudgeFor(std::string_view folded_path) const {
@@ -210,14 +295,13 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
                             std::string_view segment, std::string_view what,
                             const WriteContent* content) {
   if (path.empty() || path.size() > 4096) return;
-  // Where the write lands: after `cd` or through a link made earlier in the
-  // line that is not where the word says.
-  const bool moved = cwd_ != project_ || cwd_unknown_ || !links_.empty();
-  const std::string normalized = NormalizePath(moved ? Resolve(path) : std::string(path));
+  // Judged where the write lands, not where the word says: `..`, links on
+  // disk or made earlier in the line, `cd`.
+  const std::string normalized = JudgedPath(path);
   // System, config and credential files as a case-insensitive file system
   // opens them (`~/.BASHRC` is `~/.bashrc` on macOS); scratch places only as written.
   const std::string folded = FoldPath(normalized);
-  const std::string shown = "'" + Shorten(path, 80) + "'";
+  const std::string shown = Shown(path);
   const Guarded guarded = GuardedPath(path);
   if (guarded == Guarded::kAuditDatabase) {
     Add(Level::kL3,

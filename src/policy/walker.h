@@ -94,7 +94,12 @@ class Walker {
  public:
   Walker(const Tables& tables, std::string_view cwd, std::vector<Finding>* findings,
          std::vector<ExecutedSegment>* segments)
-      : tables_(tables), project_(cwd), cwd_(cwd), findings_(findings), segments_(segments) {}
+      : tables_(tables),
+        project_(cwd),
+        project_real_(RealProject(cwd)),
+        cwd_(cwd),
+        findings_(findings),
+        segments_(segments) {}
 
   void Line(std::string_view text, SegmentOrigin origin, int code_depth);
 
@@ -124,6 +129,14 @@ class Walker {
   /// relative paths resolved against the directory the command runs in
   /// (moved by `cd`), links made earlier in the line followed.
   std::string Resolve(std::string_view path) const;
+  /// The text a path is judged by against the path tables: inside the
+  /// project, its place there; elsewhere, where it leads (Resolve, `~` for
+  /// the home directory); unknown (`$X/…`), as written.
+  std::string JudgedPath(std::string_view path) const;
+  /// A path for a reason, quoted, with where it leads when that differs.
+  std::string Shown(std::string_view path) const;
+  /// The project directory with its links followed (empty: no project).
+  static std::string RealProject(std::string_view cwd);
 
  private:
   /// The runs_later_content judge for a folded path, or null.
@@ -195,6 +208,7 @@ class Walker {
 
   const Tables& tables_;
   std::string project_;         // the directory the agent runs in
+  std::string project_real_;    // … where it is on disk (links followed)
   std::string cwd_;             // where the command runs now: moved by `cd`
   bool cwd_unknown_ = false;    // `cd "$X"`: later relative paths point anywhere
   bool cwd_in_project_ = true;  // cwd_ is the project or a directory inside it

@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -215,6 +218,40 @@ INSTANTIATE_TEST_SUITE_P(
         BadYaml{"commands:\n  x: {level: L0, safe_options: [verbose]}\n",
                 "does not start with '-'"},
         BadYaml{"commands:\n  x: {level: L0, analyser: magic}\n", "analyser must be"}));
+
+// A link committed in a project is judged by where it leads: the project
+// is trusted, not every name inside it. A project reached through a link
+// stays the project.
+TEST(Classifier, LinksInsideTheProjectAreJudgedByTheirTarget) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(::testing::TempDir()) / ("togmal_links_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  const fs::path project = root / "project";
+  fs::create_directories(project / "src");
+  fs::create_symlink("/etc", project / "conf");                       // a folder link
+  fs::create_symlink("/etc/cron.d/togmal-test-job", project / "job");  // dangling: writing creates it
+  fs::create_symlink(project, root / "alias");                         // the project, by another name
+  const std::string cwd = project.string();
+  auto write = [&](const std::string& path, const std::string& in) {
+    return Embedded().Classify({"Write", {{"file_path", path}, {"content", "x"}}, in}).level;
+  };
+  EXPECT_EQ(write(cwd + "/conf/cron.d/job", cwd), Level::kL3);
+  EXPECT_EQ(write(cwd + "/job", cwd), Level::kL3);
+  EXPECT_EQ(write("conf/profile.d/x.sh", cwd), Level::kL3);
+  EXPECT_EQ(Embedded().ClassifyCommand("echo x > conf/cron.d/job", cwd).level, Level::kL3);
+  EXPECT_EQ(Embedded().ClassifyCommand("cd conf && echo x > cron.d/job", cwd).level, Level::kL3);
+  EXPECT_GE(Embedded().Classify({"Read", {{"file_path", "conf/shadow"}}, cwd}).level, Level::kL2);
+  EXPECT_EQ(write(cwd + "/src/main.c", cwd), Level::kL1);
+  const std::string alias = (root / "alias").string();
+  EXPECT_EQ(write(alias + "/src/main.c", alias), Level::kL1);
+  EXPECT_EQ(write(cwd + "/src/main.c", alias), Level::kL1);
+  const std::string why =
+      Embedded().Classify({"Write", {{"file_path", "conf/cron.d/job"}, {"content", "x"}}, cwd})
+          .Deciding()
+          .why;
+  EXPECT_NE(why.find("it leads to '/etc/cron.d/job'"), std::string::npos) << why;
+  fs::remove_all(root);
+}
 
 TEST(Classifier, EmbeddedTablesLoad) {
   auto loaded = Classifier::FromYaml(*util::FindEmbeddedFile("classifier.yaml"), "classifier.yaml");
