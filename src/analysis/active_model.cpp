@@ -69,7 +69,7 @@ std::string_view BuiltInCorpus() {
   return std::string_view(generated::kBuiltInCorpus, generated::kBuiltInCorpusSize);
 }
 
-std::string UserModelPath() { return (util::DataDir() / "model.bin").string(); }
+std::string UserModelPath() { return util::UserDataFile("model.bin").string(); }
 
 std::shared_ptr<const Model> ActiveModel() {
   // Never destroyed: analyses on worker threads may outlive static destruction.

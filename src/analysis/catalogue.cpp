@@ -304,7 +304,7 @@ Result<Catalogue> ParseCatalogue(std::string_view yaml, std::string_view file_na
 }
 
 Result<Catalogue> LoadCatalogue() {
-  const std::filesystem::path user = util::ConfigDir() / std::string(kFileName);
+  const std::filesystem::path user = util::UserConfigFile(kFileName);
   auto text = util::ReadConfigFile(user);  // a FIFO or device must not hang us
   if (!text) return Fail(text.error());
   if (*text) return ParseCatalogue(**text, user.string());

@@ -18,6 +18,7 @@
 #include "togmal/install/installer.h"
 #include "togmal/store/audit_log.h"
 #include "togmal/store/database.h"
+#include "togmal/util/paths.h"
 #include "togmal/util/settings_layers.h"
 #include "togmal/util/text.h"
 
@@ -176,7 +177,7 @@ Action DefineDoctor(CLI::App& command) {
                      "current directory)");
   return [options] {
     install::Places places;
-    if (const char* home = std::getenv("HOME")) places.home = home;
+    places.home = util::HomeDir().string();
     std::error_code error;
     places.project =
         options->dir.empty() ? fs::current_path(error) : fs::absolute(options->dir, error);

@@ -135,7 +135,11 @@ void ClaudeMcp(const InstallOptions& options, install::Scope scope, const fs::pa
 // `--profile NAME`: the user's settings.yaml says `profile: NAME` (the
 // profile is the user's choice for every host, so uninstall leaves it).
 int SetProfile(const InstallOptions& options) {
-  const fs::path file = util::ConfigDir() / "settings.yaml";
+  const fs::path file = util::UserConfigFile("settings.yaml");
+  if (file.empty()) {
+    std::cerr << "togmal: no home directory is known: --profile needs the user's settings.yaml\n";
+    return kExitConfig;
+  }
   auto text = util::ReadConfigFile(file);
   if (!text) {
     std::cerr << "togmal: " << text.error() << "\n";
@@ -198,7 +202,7 @@ int Execute(const InstallOptions& options) {
     scope = *named;
   }
   install::Places places;
-  places.home = Env("HOME");
+  places.home = util::HomeDir().string();
   std::error_code error;
   places.project = options.dir.empty() ? fs::current_path(error) : fs::absolute(options.dir, error);
 #if defined(__APPLE__)
@@ -211,7 +215,7 @@ int Execute(const InstallOptions& options) {
   places.codex_home = Env("CODEX_HOME");
   places.copilot_home = Env("COPILOT_HOME");
   if (places.home.empty()) {
-    std::cerr << "togmal: HOME is not set\n";
+    std::cerr << "togmal: no home directory is known (HOME is unset and the password database names none)\n";
     return kExitConfig;
   }
   const fs::path binary = options.binary.empty() ? SelfPath() : fs::absolute(options.binary);
@@ -220,7 +224,7 @@ int Execute(const InstallOptions& options) {
     std::cerr << "togmal: " << plans.error() << "\n";
     return kExitUsage;
   }
-  const fs::path manifest_path = util::DataDir() / "installed.json";
+  const fs::path manifest_path = util::UserDataFile("installed.json");
   auto manifest = install::LoadManifest(manifest_path);
   if (!manifest) {
     std::cerr << "togmal: " << manifest.error() << "\n";

@@ -17,6 +17,7 @@
 #include "togmal/store/audit_log.h"
 #include "togmal/store/database.h"
 #include "togmal/util/json_parse.h"
+#include "togmal/util/paths.h"
 
 namespace togmal::cli {
 namespace {
@@ -92,7 +93,7 @@ Action DefineStatusline(CLI::App& command) {
     std::string input;
     if (::isatty(STDIN_FILENO) == 0) input.assign(std::istreambuf_iterator<char>(std::cin), {});
     install::Places places;
-    if (const char* home = std::getenv("HOME")) places.home = home;
+    places.home = util::HomeDir().string();
     places.project = ProjectDir(input);
     bool guarding = false;
     for (const install::Registration& found :

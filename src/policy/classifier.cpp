@@ -104,7 +104,7 @@ Result<Classifier> Classifier::Compiled() {
 Result<Classifier> Classifier::Load() {
   auto classifier = Compiled();
   if (!classifier) return classifier;
-  const std::filesystem::path user_file = util::ConfigDir() / "classifier.yaml";
+  const std::filesystem::path user_file = util::UserConfigFile("classifier.yaml");
   auto text = util::ReadConfigFile(user_file);  // a FIFO or device must not hang us
   if (!text) return Fail(text.error());
   if (!*text) return classifier;

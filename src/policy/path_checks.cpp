@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "togmal/util/config_file.h"
+#include "togmal/util/paths.h"
 #include "walker.h"
 #include "write_content.h"
 
@@ -87,8 +88,8 @@ std::string RealLocation(std::string_view absolute) {
 
 /// `~`, `~/x`, `$HOME/x`, `${HOME}/x` with the home directory; other words as written.
 std::string ExpandHome(std::string_view path) {
-  const char* home = std::getenv("HOME");
-  if (home == nullptr || *home == '\0') return std::string(path);
+  const std::string_view home = util::Home();
+  if (home.empty()) return std::string(path);
   for (std::string_view prefix : {"~", "$HOME", "${HOME}"}) {
     if (path.substr(0, prefix.size()) == prefix &&
         (path.size() == prefix.size() || path[prefix.size()] == '/')) {
@@ -161,7 +162,7 @@ void Walker::TrackDirectory(std::string_view name, const std::vector<Word>& word
   }
   if (name == "cd" || name == "pushd") {
     if (operands.empty()) {
-      if (const char* home = std::getenv("HOME")) cwd_ = home;
+      if (const std::string_view home = util::Home(); !home.empty()) cwd_ = home;
       cwd_in_project_ = cwd_ == project_ || InsideProject(cwd_);
       return;
     }

@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "togmal/util/glob.h"
+#include "togmal/util/paths.h"
 #include "togmal/util/yaml.h"
 
 namespace togmal::policy {
@@ -525,9 +526,7 @@ std::string NormalizePath(std::string_view path) {
   for (std::string_view home_var : {"${HOME}", "$HOME"}) {
     if (text.rfind(home_var, 0) == 0) text = "~" + text.substr(home_var.size());
   }
-  if (const char* home = std::getenv("HOME");
-      home != nullptr && home[0] == '/' && home[1] != '\0') {
-    const std::string_view home_dir(home);
+  if (const std::string_view home_dir = util::Home(); home_dir.size() > 1) {
     if (text.rfind(home_dir, 0) == 0 &&
         (text.size() == home_dir.size() || text[home_dir.size()] == '/')) {
       text = "~" + text.substr(home_dir.size());
@@ -605,8 +604,7 @@ std::string FoldPath(std::string_view normalized_path) {
     lower.push_back(c);
   }
   if (lower.ends_with("::$data")) lower.resize(lower.size() - 7);
-  if (const char* home = std::getenv("HOME");
-      home != nullptr && home[0] == '/' && home[1] != '\0') {
+  if (const std::string_view home = util::Home(); home.size() > 1) {
     std::string home_dir(home);
     for (char& c : home_dir) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     while (home_dir.size() > 1 && home_dir.back() == '/') home_dir.pop_back();

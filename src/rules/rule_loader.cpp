@@ -301,7 +301,7 @@ Result<RuleFile> ReadRuleFile(const fs::path& path, Layer layer, bool compile_re
   return ParseRuleFile(**text, path.string(), layer, compile_regexes);
 }
 
-fs::path UserRulesPath() { return util::ConfigDir() / "rules.yaml"; }
+fs::path UserRulesPath() { return util::UserConfigFile("rules.yaml"); }
 
 std::vector<fs::path> FindProjectRuleFiles(const fs::path& cwd) {
   std::vector<fs::path> found;

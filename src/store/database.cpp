@@ -223,7 +223,9 @@ OpenAttempt OpenOnce(const fs::path& path, const OpenOptions& options) {
 }  // namespace
 
 Result<Database> Database::Open(const fs::path& path, OpenOptions options) {
-  if (path.empty()) return Fail("database path is empty");
+  if (path.empty()) {
+    return Fail("no database path: no home directory is known (set HOME, XDG_DATA_HOME or TOGMAL_DB)");
+  }
   std::error_code error;
   const fs::file_status status = fs::status(path, error);  // one stat for all three checks
   if (fs::is_directory(status)) {
@@ -278,7 +280,7 @@ fs::path DefaultDatabasePath() {
   if (const char* from_env = std::getenv("TOGMAL_DB"); from_env != nullptr && *from_env != '\0') {
     return from_env;
   }
-  return util::DataDir() / "togmal.db";
+  return util::UserDataFile("togmal.db");
 }
 
 }  // namespace togmal::store

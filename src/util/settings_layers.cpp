@@ -46,7 +46,7 @@ SettingsLayers LoadSettingsLayers() {
   SettingsLayers loaded;
   loaded.layers.push_back(
       {FromJson(nlohmann::json::parse(kCompiledSettings)), "settings.yaml (built in)"});
-  const std::filesystem::path user = ConfigDir() / "settings.yaml";
+  const std::filesystem::path user = UserConfigFile("settings.yaml");
   auto text = ReadConfigFile(user);
   if (!text) {
     loaded.ignored.push_back(text.error());

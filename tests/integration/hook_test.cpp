@@ -2,6 +2,7 @@
 // to a PreToolUse command hook's stdin (docs/hosts.md, Claude Code).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -103,6 +104,40 @@ TEST_F(HookProcess, BashDestroyingHomeIsDenied) {
   json out = Hook(Event("Bash", {{"command", "rm -rf ~"}, {"timeout", 120000}}).dump());
   EXPECT_EQ(Decision(out), "deny");
   EXPECT_EQ(Reason(out).rfind("togmal L3: ", 0), 0u) << Reason(out);
+}
+
+// Without HOME (and XDG_*), the working directory is the project, which the
+// agent writes: it must never become the user's configuration layer.
+TEST_F(HookProcess, WithoutHomeTheProjectIsNotTheUserLayer) {
+  const fs::path project = root_ / "proj";
+  fs::create_directories(project / ".config/togmal");
+  std::ofstream(project / ".config/togmal/settings.yaml")
+      << "hook:\n  levels: {L0: allow, L1: allow, L2: allow, L3: allow}\n";
+  env_["HOME"] = std::nullopt;
+  env_["XDG_CONFIG_HOME"] = std::nullopt;
+  env_["XDG_DATA_HOME"] = std::nullopt;
+  const std::string call = Event("Bash", {{"command", "rm -rf ~"}}).dump();
+  auto result = RunProcess({"env", "-C", project.string(), TogmalBinary(), "hook"}, call, env_,
+                           std::chrono::seconds(60));
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("\"deny\""), std::string::npos) << result.out << result.err;
+
+  // A user the password database does not know has no home at all: no user
+  // layer, and no database under the project either (the hook asks instead).
+  if (::geteuid() != 0 || !fs::exists("/usr/bin/setpriv")) GTEST_SKIP() << "needs root and setpriv";
+  fs::permissions(root_, fs::perms::all, fs::perm_options::add);
+  fs::permissions(project, fs::perms::all, fs::perm_options::add);
+  env_["TOGMAL_DB"] = std::nullopt;
+  const std::string listing = Event("Bash", {{"command", "ls"}}).dump();
+  result = RunProcess({"env", "-C", project.string(), "setpriv", "--reuid=54321", "--regid=54321",
+                       "--clear-groups", TogmalBinary(), "hook"},
+                      listing, env_, std::chrono::seconds(60));
+  if (result.exit_code == 126 || result.exit_code == 127) {
+    GTEST_SKIP() << "the binary is not reachable by another user: " << result.err;
+  }
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("\"ask\""), std::string::npos) << result.out << result.err;
+  EXPECT_FALSE(fs::exists(project / ".local")) << "a database under the project";
 }
 
 TEST_F(HookProcess, WriteInsideTheProjectIsAllowedSilentlyUnlessNoticesAreAskedFor) {
