@@ -244,7 +244,7 @@ void Walker::Code(const CommandNode& node, Level level, const std::vector<Word>&
     const Level scanned = ScanText(node, text, &reason);
     // Code that only prints (`python -c "print(sys.version)"`) changes
     // nothing; right after a write in this line it could import what was written.
-    if (!sql && reason.empty() && level == node.level && !wrote_before_ &&
+    if (!sql && reason.empty() && level == node.level && !line_.wrote_before &&
         PlainOptions(words, index) && OnlyPrints(OutsideLiterals(text), node.print_only)) {
       Add(Level::kL1, quoted_name + " runs code that only prints " + std::string(where) + ".",
           segment);

@@ -148,17 +148,17 @@ void Walker::CredentialSearch(const CommandNode& entry, std::string_view name,
     }
     paths.push_back(text);
   }
-  if (paths.empty() && secret_pattern && !piped_from_.empty()) {
+  if (paths.empty() && secret_pattern && !line_.piped_from.empty()) {
     // `find ~/.config -type f | xargs grep -i token`, `cat ~/.bashrc | grep
     // -i key`: what is filtered for secrets comes from where credentials live.
-    std::string_view rest = piped_from_;
+    std::string_view rest = line_.piped_from;
     while (!rest.empty()) {
       const std::size_t blank = std::min(rest.find_first_of(" \t\n"), rest.size());
       const std::string_view token = rest.substr(0, blank);
       rest.remove_prefix(std::min(blank + 1, rest.size()));
       if (!token.empty() && token.size() <= 4096 && SecretPath(token)) {
         Add(level,
-            "Filters what '" + Shorten(piped_from_, 60) +
+            "Filters what '" + Shorten(line_.piped_from, 60) +
                 "' reads where credentials live for secrets: what it finds is shown to the agent.",
             segment);
         return;
@@ -184,7 +184,7 @@ void Walker::FindCredentials(std::string_view name, const std::vector<Word>& wor
   std::size_t i = start + 1;
   std::vector<std::string_view> places;
   bool secret_name = false;
-  bool prints = pipes_out_;  // `find … | xargs cat` prints what find names
+  bool prints = line_.pipes_out;  // `find … | xargs cat` prints what find names
   if (!fd) {
     // find [-H|-L|-P|-O…|-D …] [starting point…] [expression]
     while (i < words.size() && (words[i].text == "-H" || words[i].text == "-L" ||

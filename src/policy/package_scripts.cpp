@@ -55,7 +55,7 @@ bool InWorkspaces(std::string_view text) {
 
 void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& words,
                            std::size_t start, std::string_view segment, int code_depth) {
-  std::string directory = cwd_unknown_ ? std::string() : cwd_;
+  std::string directory = line_.cwd_unknown ? std::string() : line_.cwd;
   std::string script;
   bool by_run = false;
   bool workspaces = false;
@@ -114,7 +114,8 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
   // A script that runs itself (`"test": "npm test"`) would loop at run time;
   // expanding it again would only nest deeper.
   const std::string key = directory + '\n' + script;
-  if (std::find(scripts_open_.begin(), scripts_open_.end(), key) != scripts_open_.end()) {
+  if (std::find(line_.scripts_open.begin(), line_.scripts_open.end(), key) !=
+      line_.scripts_open.end()) {
     Add(Level::kL2, "The package script '" + Shorten(script, 40) + "' runs itself.", segment);
     return;
   }
@@ -139,7 +140,7 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
     return;
   }
   bool found = false;
-  scripts_open_.push_back(key);
+  line_.scripts_open.push_back(key);
   for (const std::string& name : {"pre" + script, script, "post" + script}) {
     const auto body = scripts->find(name);
     if (body == scripts->end() || !body->is_string()) continue;
@@ -149,7 +150,7 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
         segment);
     Line(text, SegmentOrigin::kShellString, code_depth + 1);
   }
-  scripts_open_.pop_back();
+  line_.scripts_open.pop_back();
   if (!found && !CommonScriptName(script)) {
     Add(Level::kL2, "Runs the package script '" + Shorten(script, 40) + "', not in package.json.",
         segment);
@@ -196,7 +197,7 @@ void Walker::RunnerSettings(const std::string& directory, std::string_view segme
 void Walker::WriteThenRun(const CommandNode& entry, Level level, std::string_view segment) {
   // Build and test runners load the project's files (entries with
   // loads_project: make, cmake, pytest, npm, cargo, go and their kin).
-  if (!wrote_before_ || level != Level::kL1 || !entry.loads_project) return;
+  if (!line_.wrote_before || level != Level::kL1 || !entry.loads_project) return;
   Add(Level::kL2,
       "Runs project code right after this command line wrote a file it may load "
       "(write-then-run).",

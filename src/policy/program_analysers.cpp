@@ -128,8 +128,9 @@ void Walker::AnalyseProgram(const CommandNode& entry, std::string_view name,
       }
     }
   }
-  if (level >= Level::kL1 && !cwd_unknown_ && cwd_in_project_ && Unpacks(name, words, start)) {
-    wrote_file_ = true;
+  if (level >= Level::kL1 && !line_.cwd_unknown && line_.cwd_in_project &&
+      Unpacks(name, words, start)) {
+    line_.wrote_file = true;
   }
   WriteThenRun(entry, level, segment);
 }

@@ -64,11 +64,11 @@ void Walker::Line(std::string_view text, SegmentOrigin origin, int code_depth) {
   }
   // A code string is walked in the middle of its command: what that command
   // pipes to and from is its own again afterwards.
-  const bool pipes_out = pipes_out_;
-  std::string piped_from = std::move(piped_from_);
+  const bool pipes_out = line_.pipes_out;
+  std::string piped_from = std::move(line_.piped_from);
   for (std::size_t i = 0; i < lex.commands.size(); ++i) Simple(lex, i, facts, origin, code_depth);
-  pipes_out_ = pipes_out;
-  piped_from_ = std::move(piped_from);
+  line_.pipes_out = pipes_out;
+  line_.piped_from = std::move(piped_from);
 }
 
 void Walker::CheckAssignment(std::string_view assignment, std::string_view segment, bool exported) {
@@ -126,9 +126,9 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
                     SegmentOrigin origin, int code_depth) {
   const SimpleCommand& command = lex.commands[index];
   const std::string& segment = command.text;
-  wrote_before_ = wrote_file_;
-  pipes_out_ = command.connector == Connector::kPipe;
-  piped_from_.clear();
+  line_.wrote_before = line_.wrote_file;
+  line_.pipes_out = command.connector == Connector::kPipe;
+  line_.piped_from.clear();
   if (segments_ != nullptr && (!command.words.empty() || !command.assignments.empty())) {
     segments_->push_back({command.text, command.Argv(), origin, command.depth + code_depth});
   }
@@ -162,7 +162,7 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
     const SimpleCommand& producer = lex.commands[static_cast<std::size_t>(command.pipe_from)];
     stdin_source.kind = Stdin::Kind::kPipe;
     stdin_source.producer = producer.text;
-    piped_from_ = producer.text;
+    line_.piped_from = producer.text;
     if (!producer.words.empty()) {
       const std::string name = Lower(producer.words.front().text);
       if (name == "echo" || name == "printf") {
@@ -200,7 +200,7 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
 void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdin& stdin_source,
                    std::string_view segment, int code_depth) {
   if (start >= words.size()) return;
-  if (wrapped_ > kMaxWrapped) {
+  if (line_.wrapped > kMaxWrapped) {
     Add(tables_.settings.too_deep, "Wrappers are nested too deeply to analyse.", segment);
     return;
   }
@@ -278,13 +278,13 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   const Step& deepest = path.back();
   std::string label = Join(words, start, start + 1);
   for (std::size_t p = 1; p < path.size(); ++p) label += " " + words[path[p].index].text;
-  const bool in_project = !cwd_unknown_ && cwd_in_project_;
+  const bool in_project = !line_.cwd_unknown && line_.cwd_in_project;
   // After `cd /tmp`, `rm -rf x` deletes /tmp/x: the rules see relative
   // operands as the scratch paths they are (never with `..`).
   std::vector<Word> in_scratch;
-  const bool unknown_scratch = cwd_unknown_ && cwd_scratch_ && !made_link_;
-  if (unknown_scratch || (!in_project && !cwd_unknown_ && cwd_.rfind("/dev", 0) != 0 &&
-                          PathListMatches(tables_.scratch, cwd_))) {
+  const bool unknown_scratch = line_.cwd_unknown && line_.cwd_scratch && !line_.made_link;
+  if (unknown_scratch || (!in_project && !line_.cwd_unknown && line_.cwd.rfind("/dev", 0) != 0 &&
+                          PathListMatches(tables_.scratch, line_.cwd))) {
     in_scratch = words;
     for (std::size_t w = start + 1; w < in_scratch.size(); ++w) {
       std::string& text = in_scratch[w].text;
@@ -469,7 +469,7 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
                 Shorten(view.positionals[a], 60) +
                 "', a new file inside the project: the copy holds no secret.",
             segment);
-        wrote_file_ = true;
+        line_.wrote_file = true;
         continue;
       }
       CheckWritePath(view.positionals[a], Level::kL1, Level::kL2, segment, "Writes");
@@ -477,8 +477,8 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   }
   if (!wrapper) AnalyseProgram(*found, name, words, start, level, segment, code_depth);
   // npx reads the package managers' settings (node-options) before it runs the program.
-  if (wrapper && found == tables_.FindCommand("npx") && !cwd_unknown_) {
-    RunnerSettings(cwd_, segment);
+  if (wrapper && found == tables_.FindCommand("npx") && !line_.cwd_unknown) {
+    RunnerSettings(line_.cwd, segment);
   }
   if (findings_ != nullptr) path_findings.end = findings_->size();
   if (name == "cd" || name == "pushd" || name == "ln") TrackDirectory(name, words, start);
@@ -514,9 +514,9 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
               {Join(inner, 0, inner.size()), {}, SegmentOrigin::kWrapped, code_depth + 1});
           for (const Word& word : inner) segments_->back().argv.push_back(word.text);
         }
-        ++wrapped_;
+        ++line_.wrapped;
         Words(inner, 0, {}, segment, code_depth + 1);
-        --wrapped_;
+        --line_.wrapped;
         j = k;
       }
       return;
@@ -596,9 +596,9 @@ void Walker::Wrapper(const std::vector<PathStep>& path, const CommandNode& node,
     segments_->push_back({Join(words, j, words.size()), {}, SegmentOrigin::kWrapped, code_depth});
     for (std::size_t k = j; k < words.size(); ++k) segments_->back().argv.push_back(words[k].text);
   }
-  ++wrapped_;
+  ++line_.wrapped;
   Words(words, j, stdin_source, segment, code_depth);
-  --wrapped_;
+  --line_.wrapped;
 }
 
 }  // namespace togmal::policy

@@ -89,12 +89,47 @@ struct Stdin {
   std::string producer;  // for a pipe: the command feeding it
 };
 
+/// What one command of a line leaves for the commands after it (and for the
+/// code strings walked inside it): where relative paths point, what the line
+/// already wrote, what the current command pipes. A Walker walks one line, so
+/// it starts fresh for each; every field names the functions that move it.
+struct LineState {
+  explicit LineState(std::string_view project) : cwd(project) {}
+
+  // Where the command runs. TrackDirectory moves it (`cd`, `pushd`, `ln`);
+  // Resolve, InsideProject and the path checks read it.
+  std::string cwd;             // the project at first; `cd DIR` makes it DIR
+  bool cwd_unknown = false;    // `cd "$X"`: later relative paths point anywhere
+  bool cwd_in_project = true;  // cwd is the project or a directory inside it
+  bool cwd_scratch = false;    // cwd_unknown, but a scratch directory (`cd "$(mktemp -d)"`)
+  bool made_link = false;      // `ln` ran earlier in the line
+  std::unordered_map<std::string, std::string> links;  // `ln -s`: link → target
+
+  // Write-then-run (`echo … > conftest.py && pytest`): CheckWritePath, an
+  // example copy (Words) and an unpacking archiver (AnalyseProgram) set
+  // wrote_file; Simple copies it to wrote_before as each command starts.
+  bool wrote_file = false;    // a file inside the project was written in this line
+  bool wrote_before = false;  // … by a command before the current one
+
+  // The current command's pipe, set by Simple; Line keeps the outer
+  // command's across a code string walked in its middle.
+  bool pipes_out = false;  // its output is piped to another command
+  std::string piped_from;  // the command whose output is its stdin
+
+  // Bounds on the walk's own recursion. PackageScript pushes and pops the
+  // package scripts it expands (directory, name) to stop a script that runs
+  // itself; Wrapper and find's -exec count the wrappers inside wrappers
+  // (`nice nice … ls`).
+  std::vector<std::string> scripts_open;
+  int wrapped = 0;
+};
+
 /// Walks a command line, collecting findings and executed segments.
 class Walker {
  public:
   Walker(const Tables& tables, std::string_view cwd, std::vector<Finding>* findings,
          std::vector<ExecutedSegment>* segments)
-      : tables_(tables), project_(cwd), cwd_(cwd), findings_(findings), segments_(segments) {}
+      : tables_(tables), project_(cwd), line_(cwd), findings_(findings), segments_(segments) {}
 
   void Line(std::string_view text, SegmentOrigin origin, int code_depth);
 
@@ -194,21 +229,10 @@ class Walker {
   void WriteThenRun(const CommandNode& entry, Level level, std::string_view segment);
 
   const Tables& tables_;
-  std::string project_;         // the directory the agent runs in
-  std::string cwd_;             // where the command runs now: moved by `cd`
-  bool cwd_unknown_ = false;    // `cd "$X"`: later relative paths point anywhere
-  bool cwd_in_project_ = true;  // cwd_ is the project or a directory inside it
-  bool cwd_scratch_ = false;    // cwd_unknown_, but a scratch directory (`cd "$(mktemp -d)"`)
-  bool made_link_ = false;      // `ln` ran earlier in the line
-  std::vector<std::string> scripts_open_;  // package scripts being expanded (directory, name)
-  std::unordered_map<std::string, std::string> links_;  // `ln -s`: link → target
-  bool wrote_file_ = false;    // a file inside the project was written in this line
-  bool wrote_before_ = false;  // … by a command before the current one
-  bool pipes_out_ = false;     // the current command's output is piped to another
-  std::string piped_from_;     // the command whose output is the current one's stdin
+  std::string project_;  // the directory the agent runs in
+  LineState line_;
   std::vector<Finding>* findings_;
   std::vector<ExecutedSegment>* segments_;
-  int wrapped_ = 0;  // wrappers inside wrappers (`nice nice … ls`), bounded
 };
 
 }  // namespace togmal::policy
