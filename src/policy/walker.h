@@ -1,6 +1,10 @@
 #pragma once
-// The walk over a command line that turns it into findings (walker.cpp) and
+// The walk over a command line that turns it into findings: the Walker, the
+// state it carries from one command of a line to the next (LineState), and
 // the helpers it shares with the program analysers (code strings, paths).
+// The walk is spread by concern over walker.cpp (the line, its simple
+// commands), command_walk.cpp (one command's words through the tables),
+// code_strings.cpp, path_checks.cpp and the analysers' files.
 // Internal to togmal_policy.
 
 #include <optional>
@@ -105,9 +109,10 @@ struct LineState {
   bool made_link = false;      // `ln` ran earlier in the line
   std::unordered_map<std::string, std::string> links;  // `ln -s`: link → target
 
-  // Write-then-run (`echo … > conftest.py && pytest`): CheckWritePath, an
-  // example copy (Words) and an unpacking archiver (AnalyseProgram) set
-  // wrote_file; Simple copies it to wrote_before as each command starts.
+  // Write-then-run (`echo … > conftest.py && pytest`): CheckWritePath,
+  // CheckWrittenArgs (an example copied) and AnalyseProgram (an archive
+  // unpacked) set wrote_file; Simple copies it to wrote_before as each
+  // command starts.
   bool wrote_file = false;    // a file inside the project was written in this line
   bool wrote_before = false;  // … by a command before the current one
 
@@ -170,16 +175,80 @@ class Walker {
   struct LineFacts {
     std::vector<bool> substituted, recursive;
   };
+  static LineFacts FactsOf(const LexResult& lex);
+  /// One simple command of a lexed line: its assignments, redirections and
+  /// words (walker.cpp).
   void Simple(const LexResult& lex, std::size_t index, const LineFacts& facts, SegmentOrigin origin,
               int code_depth);
+  void CheckRedirections(const SimpleCommand& command);
+
+  // A command's words from `start` on, through the tables (command_walk.cpp).
+  // Words runs these steps in order. The findings of the paths a command
+  // names go after its own finding, and an option the tables do not know
+  // comes last, so that the command explains itself first.
+
+  /// A command as the tables see it: the entries its words name and what
+  /// their rules make of it (JudgeCommand).
+  struct JudgedCommand {
+    std::vector<PathStep> path;  // the program's entry, then each subcommand its words name
+    std::string label;           // the words that named them (`git stash drop`)
+    Level level = Level::kL0;
+    std::string why;
+    bool rule_matched = false;            // an argument rule set the level
+    const CommandNode* runner = nullptr;  // the deepest entry that runs something (`runs`)
+    std::size_t runner_index = 0;         // the index of the word that named it
+  };
   void Words(const std::vector<Word>& words, std::size_t start, const Stdin& stdin_source,
              std::string_view segment, int code_depth);
+  /// `RM -RF`: a program named in capitals, judged as written and lowered.
+  void BothSpellings(const std::vector<Word>& words, std::size_t start, const Stdin& stdin_source,
+                     std::string_view segment, int code_depth);
+  /// The entry of a program name (`python3.12` falls back to `python3`), or null.
+  const CommandNode* FindProgram(const std::string& name) const;
+  void UnknownProgram(const std::vector<Word>& words, std::size_t start, std::string_view segment);
+  JudgedCommand JudgeCommand(const CommandNode& program, const std::vector<Word>& words,
+                             std::size_t start) const;
+  /// The first argument rule that matches, along the path, sets the level
+  /// and reason; a rule higher up only raises them.
+  void ApplyRules(JudgedCommand& command, const std::vector<Word>& words, std::size_t start) const;
+  /// After `cd /tmp`, the words as the rules should see them: relative
+  /// operands as the scratch paths they are (empty: the words as written).
+  std::vector<Word> WordsInScratch(const std::vector<Word>& words, std::size_t start,
+                                   bool in_project) const;
+  /// Why a command that would be L0/L1 is not known to be safe: an option no
+  /// safe_options list names, or an operand more than it reads (empty: none).
+  std::string UnknownOptionReason(const JudgedCommand& command,
+                                  const std::vector<Word>& words) const;
+  /// The paths a command names, reads and writes.
+  void CheckPaths(const JudgedCommand& command, const CommandNode& program,
+                  const std::vector<Word>& words, std::string_view segment);
+  void CheckWrittenOperand(const JudgedCommand& command, const std::vector<Word>& words,
+                           std::string_view segment);
+  /// Returns whether the command copies a documented example to a new file
+  /// (`cp .env.example .env.local`).
+  bool CheckNamedPaths(const JudgedCommand& command, const CommandNode& program,
+                       const std::vector<Word>& words, std::string_view segment);
+  void CheckWrittenArgs(const JudgedCommand& command, const std::vector<Word>& words,
+                        bool example_copy, std::string_view segment);
+  /// `export NAME=v`, `declare -x NAME=v`, `local NAME=v`: the assignments
+  /// among a declaring builtin's words.
+  void CheckDeclaredVariables(std::string_view name, const std::vector<Word>& words,
+                              std::size_t from, std::string_view segment);
+  /// The command's own finding, then what its runner entry runs (a wrapped
+  /// command, find's -exec, a code string).
+  void RunWhatItRuns(const JudgedCommand& command, const std::vector<Word>& words,
+                     const Stdin& stdin_source, std::string_view segment, int code_depth);
+  void Wrapper(const JudgedCommand& command, const std::vector<Word>& words,
+               const Stdin& stdin_source, std::string_view segment, int code_depth);
+  void FindExec(const std::vector<Word>& words, std::size_t index, std::string_view segment,
+                int code_depth);
+  std::size_t FindingCount() const { return findings_ != nullptr ? findings_->size() : 0; }
+  /// Moves the findings [begin, end) after those added since.
+  void MoveToEnd(std::size_t begin, std::size_t end);
+
   void Code(const CommandNode& node, Level level, const std::vector<Word>& words, std::size_t index,
             const Stdin& stdin_source, std::string_view segment, std::string_view name,
             int code_depth);
-  void Wrapper(const std::vector<PathStep>& path, const CommandNode& node, Level level,
-               const std::string& why, const std::vector<Word>& words, std::size_t index,
-               const Stdin& stdin_source, std::string_view segment, int code_depth);
   Level ScanText(const CommandNode& node, std::string_view code, std::string* why) const;
   /// `exported`: the variable reaches the programs started (`NAME=v cmd`,
   /// `export`, `env NAME=v`, `declare -x`), not only the shell.
