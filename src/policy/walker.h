@@ -93,6 +93,14 @@ struct Stdin {
   std::string producer;  // for a pipe: the command feeding it
 };
 
+/// Where a shell's or an interpreter's code comes from, as its command line
+/// says (code_strings.cpp).
+struct CodeOperands {
+  std::optional<std::string> code;      // given as text: `-c CODE`, `--eval=CODE`, `sh -c CODE`
+  std::optional<std::string> script;    // the first operand: a file to run (for SQL, a database)
+  bool reads_stdin_explicitly = false;  // `-`: the code comes from stdin
+};
+
 /// What one command of a line leaves for the commands after it (and for the
 /// code strings walked inside it): where relative paths point, what the line
 /// already wrote, what the current command pipes. A Walker walks one line, so
@@ -246,9 +254,17 @@ class Walker {
   /// Moves the findings [begin, end) after those added since.
   void MoveToEnd(std::size_t begin, std::size_t end);
 
+  // Code handed to shells, interpreters and SQL clients (code_strings.cpp).
   void Code(const CommandNode& node, Level level, const std::vector<Word>& words, std::size_t index,
             const Stdin& stdin_source, std::string_view segment, std::string_view name,
             int code_depth);
+  /// A command string, a script or stdin is walked as a command line.
+  void ShellCode(Level level, const CodeOperands& operands, const Stdin& stdin_source,
+                 std::string_view segment, const std::string& quoted_name, int code_depth);
+  /// Code is scanned for the entry's code_rules, not parsed.
+  void InterpreterCode(const CommandNode& node, Level level, const std::vector<Word>& words,
+                       std::size_t index, CodeOperands operands, const Stdin& stdin_source,
+                       std::string_view segment, const std::string& quoted_name);
   Level ScanText(const CommandNode& node, std::string_view code, std::string* why) const;
   /// `exported`: the variable reaches the programs started (`NAME=v cmd`,
   /// `export`, `env NAME=v`, `declare -x`), not only the shell.
