@@ -289,6 +289,9 @@ class Walker {
                     std::string_view segment);
   void PackageScript(const CommandNode& entry, const std::vector<Word>& words, std::size_t start,
                      std::string_view segment, int code_depth);
+  struct ScriptCall;  // package_scripts.cpp
+  ScriptCall NamedScript(const CommandNode& entry, const std::vector<Word>& words,
+                         std::size_t start) const;
   void WindowsShell(Level level, const std::vector<Word>& words, std::size_t index,
                     std::string_view segment, std::string_view name, int code_depth);
   /// `cd DIR` moves where later relative paths point; `ln -s T L` makes L point at T.
