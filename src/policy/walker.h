@@ -7,6 +7,7 @@
 // code_strings.cpp, path_checks.cpp and the analysers' files.
 // Internal to togmal_policy.
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,12 @@ std::string Shorten(std::string_view text, std::size_t limit = 160);
 std::string_view GenericPhrase(Level level);
 inline bool IsOptionWord(std::string_view word) { return word.size() > 1 && word.front() == '-'; }
 bool Contains(const std::vector<std::string>& list, std::string_view value);
+inline bool NameIn(std::string_view name, std::initializer_list<std::string_view> names) {
+  for (std::string_view candidate : names) {
+    if (name == candidate) return true;
+  }
+  return false;
+}
 
 /// The words of one command from `from` on, split into options and
 /// positional arguments, knowing which options take a value.
@@ -282,6 +289,13 @@ class Walker {
   void GitElsewhere(const CommandNode& entry, const std::vector<Word>& words, std::size_t start,
                     std::string_view segment);
   void SedScript(const std::vector<Word>& words, std::size_t start, std::string_view segment);
+  /// The scripts of -e/--expression (or the first operand); a script read
+  /// from a file is a finding of its own.
+  std::vector<std::string_view> SedScriptsGiven(const std::vector<Word>& words, std::size_t start,
+                                                std::string_view segment);
+  /// The commands of one sed script that run commands (`e`, `s///e`) or
+  /// read and write files (`r`, `w`, `s///w`).
+  void SedCommands(std::string_view script, std::string_view segment);
   void AwkProgram(const std::vector<Word>& words, std::size_t start, std::string_view segment);
   void ShellBodies(std::string_view name, const std::vector<Word>& words, std::size_t start,
                    std::string_view segment, int code_depth);
@@ -306,6 +320,9 @@ class Walker {
                         std::string_view segment);
   void FindCredentials(std::string_view name, const std::vector<Word>& words, std::size_t start,
                        std::string_view segment);
+  /// A search for secrets in what the command piping into it reads, when
+  /// that names where credentials live.
+  bool FiltersSecretPlace(Level level, std::string_view segment);
   /// The home directory, its dot-folders, other homes, / or /etc.
   bool SecretPath(std::string_view path) const;
   /// A file in a home dot-folder whose name says it holds a secret.
