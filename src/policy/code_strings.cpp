@@ -1,6 +1,8 @@
 // Code handed to shells, interpreters and SQL clients: a visible command
 // string is walked like a command line, other code is scanned for the
-// substrings of the entry's code_rules.
+// substrings of the entry's code_rules. Code finds where the code comes
+// from (an option's value, a script, stdin), ShellCode and InterpreterCode
+// judge it.
 #include <cctype>
 
 #include "walker.h"
@@ -104,6 +106,71 @@ bool PlainOptions(const std::vector<Word>& words, std::size_t index) {
   return true;
 }
 
+/// Finds the code on a command line: an option's value (-c CODE,
+/// --command=CODE); for shells any short-option cluster with c (-lc, -ec)
+/// makes the first operand code.
+CodeOperands FindCodeOperands(const CommandNode& node, const std::vector<Word>& words,
+                              std::size_t index) {
+  CodeOperands found;
+  bool shell_c = false;
+  for (std::size_t j = index + 1; j < words.size(); ++j) {
+    const std::string& text = words[j].text;
+    if (text == "--") {
+      if (j + 1 < words.size() && !found.code) {
+        (shell_c ? found.code : found.script) = words[j + 1].text;
+      }
+      break;
+    }
+    if (text == "-") {
+      found.reads_stdin_explicitly = true;
+      break;
+    }
+    if (IsOptionWord(text)) {
+      bool is_code_option = false;
+      for (const std::string& option : node.code_options) {
+        if (text == option) {
+          is_code_option = true;
+          if (node.runs != Runs::kShell && j + 1 < words.size()) {
+            found.code = words[j + 1].text;
+            ++j;
+          }
+        } else if (option.size() > 2 && text.size() > option.size() &&
+                   text.compare(0, option.size() + 1, option + "=") == 0) {
+          is_code_option = true;
+          found.code = text.substr(option.size() + 1);
+        } else if (option.size() == 2 && node.runs != Runs::kShell && text.size() > 2 &&
+                   text[1] != '-' && text.compare(0, 2, option) == 0) {
+          is_code_option = true;  // -c"code" written together
+          found.code = text.substr(2);
+        }
+      }
+      if (node.runs == Runs::kShell && text[1] != '-' && text.find('c') != std::string::npos) {
+        shell_c = true;
+        is_code_option = true;
+      }
+      if (!is_code_option && Contains(node.options_with_value, text)) ++j;
+      if (found.code && node.runs != Runs::kShell) break;
+      continue;
+    }
+    (shell_c ? found.code : found.script) = text;
+    break;
+  }
+  return found;
+}
+
+/// The operands after `index`, joined by blanks: a command string, or the
+/// statements an SQL client is given.
+std::string JoinedOperands(const CommandNode& node, const std::vector<Word>& words,
+                           std::size_t index) {
+  const ArgView view = ViewArgs(words, index + 1, node.options_with_value);
+  std::string joined;
+  for (std::string_view arg : view.positionals) {
+    if (!joined.empty()) joined.push_back(' ');
+    joined += arg;
+  }
+  return joined;
+}
+
 }  // namespace
 
 Level Walker::ScanText(const CommandNode& node, std::string_view code, std::string* why) const {
@@ -147,104 +214,59 @@ void Walker::Code(const CommandNode& node, Level level, const std::vector<Word>&
     return;
   }
   if (node.runs == Runs::kCommandString) {
-    const ArgView view = ViewArgs(words, index + 1, node.options_with_value);
-    std::string code;
-    for (std::string_view arg : view.positionals) {
-      if (!code.empty()) code.push_back(' ');
-      code += arg;
-    }
+    const std::string code = JoinedOperands(node, words, index);
     Add(level, quoted_name + " runs the command it is given.", segment);
     if (!code.empty()) Line(code, SegmentOrigin::kShellString, code_depth + 1);
     return;
   }
-  // Find the code: an option's value (-c CODE, --command=CODE), for shells
-  // any short-option cluster with c (-lc, -ec) makes the first operand code.
-  std::optional<std::string> code;
-  std::optional<std::string> script;
-  bool shell_c = false;
-  bool reads_stdin_explicitly = false;
-  for (std::size_t j = index + 1; j < words.size(); ++j) {
-    const std::string& text = words[j].text;
-    if (text == "--") {
-      if (j + 1 < words.size() && !code) {
-        (shell_c ? code : script) = words[j + 1].text;
-      }
-      break;
-    }
-    if (text == "-") {
-      reads_stdin_explicitly = true;
-      break;
-    }
-    if (IsOptionWord(text)) {
-      bool is_code_option = false;
-      for (const std::string& option : node.code_options) {
-        if (text == option) {
-          is_code_option = true;
-          if (node.runs != Runs::kShell && j + 1 < words.size()) {
-            code = words[j + 1].text;
-            ++j;
-          }
-        } else if (option.size() > 2 && text.size() > option.size() &&
-                   text.compare(0, option.size() + 1, option + "=") == 0) {
-          is_code_option = true;
-          code = text.substr(option.size() + 1);
-        } else if (option.size() == 2 && node.runs != Runs::kShell && text.size() > 2 &&
-                   text[1] != '-' && text.compare(0, 2, option) == 0) {
-          is_code_option = true;  // -c"code" written together
-          code = text.substr(2);
-        }
-      }
-      if (node.runs == Runs::kShell && text[1] != '-' && text.find('c') != std::string::npos) {
-        shell_c = true;
-        is_code_option = true;
-      }
-      if (!is_code_option && Contains(node.options_with_value, text)) ++j;
-      if (code && node.runs != Runs::kShell) break;
-      continue;
-    }
-    if (shell_c) {
-      code = text;
-    } else {
-      script = text;
-    }
-    break;
-  }
+  CodeOperands operands = FindCodeOperands(node, words, index);
   if (node.runs == Runs::kShell) {
-    if (code) {
-      Add(Max(level, Level::kL2), quoted_name + " runs a command string.", segment);
-      Line(*code, SegmentOrigin::kShellString, code_depth + 1);
-      return;
-    }
-    if (script && !reads_stdin_explicitly) {
-      Add(level, quoted_name + " runs the script '" + Shorten(*script, 80) + "'.", segment);
-      CheckReadPath(*script, level, segment);
-      return;
-    }
-    if (stdin_source.kind == Stdin::Kind::kText) {
-      Add(Max(level, Level::kL2), quoted_name + " runs the commands fed to it on stdin.", segment);
-      Line(stdin_source.text, SegmentOrigin::kShellStdin, code_depth + 1);
-      return;
-    }
-    if (stdin_source.kind == Stdin::Kind::kPipe) {
-      Add(Level::kL3,
-          "Piping into " + quoted_name + " runs whatever '" + Shorten(stdin_source.producer, 80) +
-              "' prints (safer: save it to a file, read it, then run the file).",
-          segment);
-      if (stdin_source.known) Line(stdin_source.text, SegmentOrigin::kShellStdin, code_depth + 1);
-      return;
-    }
-    Add(Level::kL3, quoted_name + " is a bare shell interpreter: what it runs is not visible.",
-        segment);
+    ShellCode(level, operands, stdin_source, segment, quoted_name, code_depth);
     return;
   }
-  // Interpreters and SQL clients: code is scanned, not parsed.
+  InterpreterCode(node, level, words, index, std::move(operands), stdin_source, segment,
+                  quoted_name);
+}
+
+void Walker::ShellCode(Level level, const CodeOperands& operands, const Stdin& stdin_source,
+                       std::string_view segment, const std::string& quoted_name, int code_depth) {
+  if (operands.code) {
+    Add(Max(level, Level::kL2), quoted_name + " runs a command string.", segment);
+    Line(*operands.code, SegmentOrigin::kShellString, code_depth + 1);
+    return;
+  }
+  if (operands.script && !operands.reads_stdin_explicitly) {
+    Add(level, quoted_name + " runs the script '" + Shorten(*operands.script, 80) + "'.", segment);
+    CheckReadPath(*operands.script, level, segment);
+    return;
+  }
+  if (stdin_source.kind == Stdin::Kind::kText) {
+    Add(Max(level, Level::kL2), quoted_name + " runs the commands fed to it on stdin.", segment);
+    Line(stdin_source.text, SegmentOrigin::kShellStdin, code_depth + 1);
+    return;
+  }
+  if (stdin_source.kind == Stdin::Kind::kPipe) {
+    Add(Level::kL3,
+        "Piping into " + quoted_name + " runs whatever '" + Shorten(stdin_source.producer, 80) +
+            "' prints (safer: save it to a file, read it, then run the file).",
+        segment);
+    if (stdin_source.known) Line(stdin_source.text, SegmentOrigin::kShellStdin, code_depth + 1);
+    return;
+  }
+  Add(Level::kL3, quoted_name + " is a bare shell interpreter: what it runs is not visible.",
+      segment);
+}
+
+void Walker::InterpreterCode(const CommandNode& node, Level level, const std::vector<Word>& words,
+                             std::size_t index, CodeOperands operands, const Stdin& stdin_source,
+                             std::string_view segment, const std::string& quoted_name) {
   const bool sql = node.runs == Runs::kSql;
   auto scan = [&](std::string_view text, std::string_view where) {
     std::string reason;
     const Level scanned = ScanText(node, text, &reason);
     // Code that only prints (`python -c "print(sys.version)"`) changes
     // nothing; right after a write in this line it could import what was written.
-    if (!sql && reason.empty() && level == node.level && !wrote_before_ &&
+    if (!sql && reason.empty() && level == node.level && !line_.wrote_before &&
         PlainOptions(words, index) && OnlyPrints(OutsideLiterals(text), node.print_only)) {
       Add(Level::kL1, quoted_name + " runs code that only prints " + std::string(where) + ".",
           segment);
@@ -255,26 +277,20 @@ void Walker::Code(const CommandNode& node, Level level, const std::vector<Word>&
     }
     Add(sql ? scanned : Max(scanned, level), reason, segment);
   };
-  if (!code && sql && script) {
+  if (!operands.code && sql && operands.script) {
     // sqlite3 DB "SQL", redis-cli FLUSHALL: the operands are the statement.
-    const ArgView view = ViewArgs(words, index + 1, node.options_with_value);
-    std::string joined;
-    for (std::string_view arg : view.positionals) {
-      if (!joined.empty()) joined.push_back(' ');
-      joined += arg;
-    }
-    code = joined;
+    operands.code = JoinedOperands(node, words, index);
   }
-  if (code) {
-    scan(*code, "given on its command line");
+  if (operands.code) {
+    scan(*operands.code, "given on its command line");
     return;
   }
-  if (script && !reads_stdin_explicitly) {
+  if (operands.script && !operands.reads_stdin_explicitly) {
     Add(level,
         quoted_name + (sql ? " runs statements on a database." : " runs the program '") +
-            (sql ? "" : Shorten(*script, 80) + "'."),
+            (sql ? "" : Shorten(*operands.script, 80) + "'."),
         segment);
-    CheckReadPath(*script, level, segment);
+    CheckReadPath(*operands.script, level, segment);
     return;
   }
   if (stdin_source.kind == Stdin::Kind::kText ||
@@ -286,12 +302,12 @@ void Walker::Code(const CommandNode& node, Level level, const std::vector<Word>&
     if (sql) {
       Add(level,
           quoted_name + " runs statements that '" + Shorten(stdin_source.producer, 80) +
-              "' prints.",
+              "' prints (safer: save it to a file, read it, then run the file).",
           segment);
     } else {
       Add(Level::kL3,
           "Piping into " + quoted_name + " runs whatever '" + Shorten(stdin_source.producer, 80) +
-              "' prints.",
+              "' prints (safer: save it to a file, read it, then run the file).",
           segment);
     }
     return;

@@ -1,5 +1,6 @@
 // Small text helpers and the matching of a command's words against the
-// tables' rules (flags, arguments, subcommands).
+// tables' rules (flags, arguments, subcommands), and ScanOptions: each
+// option word checked against the entries' safe_options (ScanOption).
 #include <algorithm>
 #include <cctype>
 
@@ -281,6 +282,62 @@ bool AllDigits(std::string_view text) {
   return true;
 }
 
+bool IsStopWord(std::string_view text, std::initializer_list<std::string_view> stop_words) {
+  for (std::string_view word : stop_words) {
+    if (text == word) return true;
+  }
+  return false;
+}
+
+/// The scan ends: the words from `value` on are another program's.
+bool EndAt(OptionScan& scan, std::size_t value) {
+  scan.ended = true;
+  scan.value = value;
+  return true;
+}
+
+/// One option word of ScanOptions, at index `i` (moved past a value the
+/// option takes in the next word). Returns true when the scan ends here: an
+/// option no list names (scan.unknown) or one after which the words are
+/// another program's (scan.ended).
+bool ScanOption(const OptionLists& lists, std::string_view text, std::size_t& i, OptionScan& scan) {
+  // As written: `-name`, `--stat`, `-U` with its value in the next word.
+  if (lists.Safe(text, true)) {
+    if (lists.Ends(text)) return EndAt(scan, i + 1);
+    if (lists.TakesValue(text)) ++i;
+    return false;
+  }
+  if (text.starts_with("--")) {
+    const std::size_t eq = text.find('=');
+    const std::string_view key = text.substr(0, eq);
+    if (eq != std::string_view::npos && lists.Safe(key)) {
+      return lists.Ends(key) ? EndAt(scan, i) : false;
+    }
+    scan.unknown = std::string(text);
+    return true;
+  }
+  if (AllDigits(text.substr(1)) && lists.Safe("-#")) return false;  // head -20
+  // `-count=1`, `-var=x` (go, terraform): the option before its value.
+  if (const std::size_t eq = text.find('='); eq != std::string_view::npos && eq > 2) {
+    const std::string_view key = text.substr(0, eq);
+    if (lists.Safe(key)) return lists.Ends(key) ? EndAt(scan, i) : false;
+  }
+  // A cluster of short options; one that takes a value takes the rest.
+  for (std::size_t k = 1; k < text.size(); ++k) {
+    const std::string option{'-', text[k]};
+    if (!lists.Safe(option)) {
+      scan.unknown = std::string(text);
+      return true;
+    }
+    if (lists.Ends(option)) return EndAt(scan, k + 1 == text.size() ? i + 1 : i);
+    if (lists.TakesValue(option)) {
+      if (k + 1 == text.size()) ++i;
+      break;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 OptionScan ScanOptions(const std::vector<Word>& words, const std::vector<PathStep>& path,
@@ -297,14 +354,11 @@ OptionScan ScanOptions(const std::vector<Word>& words, const std::vector<PathSte
     const std::string_view text = words[i].text;
     if (only_operands || !IsOptionWord(text)) {
       if (!only_operands) {
-        bool stops = false;
-        for (std::string_view word : stop_words) stops = stops || text == word;
-        if (stops) return scan;
+        if (IsStopWord(text, stop_words)) return scan;
         // `options_end: ["*"]`: the first operand starts another program's
         // words (`go run main.go --port 8080`).
         if (lists.Ends("*")) {
-          scan.ended = true;
-          scan.value = i;
+          EndAt(scan, i);
           return scan;
         }
       }
@@ -315,63 +369,8 @@ OptionScan ScanOptions(const std::vector<Word>& words, const std::vector<PathSte
       only_operands = true;
       continue;
     }
-    bool stops = false;
-    for (std::string_view word : stop_words) stops = stops || text == word;
-    if (stops) return scan;
-    // As written: `-name`, `--stat`, `-U` with its value in the next word.
-    if (lists.Safe(text, true)) {
-      if (lists.Ends(text)) {
-        scan.ended = true;
-        scan.value = i + 1;
-        return scan;
-      }
-      if (lists.TakesValue(text)) ++i;
-      continue;
-    }
-    if (text.starts_with("--")) {
-      const std::size_t eq = text.find('=');
-      const std::string_view key = text.substr(0, eq);
-      if (eq != std::string_view::npos && lists.Safe(key)) {
-        if (lists.Ends(key)) {
-          scan.ended = true;
-          scan.value = i;
-          return scan;
-        }
-        continue;
-      }
-      scan.unknown = std::string(text);
-      return scan;
-    }
-    if (AllDigits(text.substr(1)) && lists.Safe("-#")) continue;  // head -20
-    // `-count=1`, `-var=x` (go, terraform): the option before its value.
-    if (const std::size_t eq = text.find('='); eq != std::string_view::npos && eq > 2) {
-      const std::string_view key = text.substr(0, eq);
-      if (lists.Safe(key)) {
-        if (lists.Ends(key)) {
-          scan.ended = true;
-          scan.value = i;
-          return scan;
-        }
-        continue;
-      }
-    }
-    // A cluster of short options; one that takes a value takes the rest.
-    for (std::size_t k = 1; k < text.size(); ++k) {
-      const std::string option{'-', text[k]};
-      if (!lists.Safe(option)) {
-        scan.unknown = std::string(text);
-        return scan;
-      }
-      if (lists.Ends(option)) {
-        scan.ended = true;
-        scan.value = k + 1 == text.size() ? i + 1 : i;
-        return scan;
-      }
-      if (lists.TakesValue(option)) {
-        if (k + 1 == text.size()) ++i;
-        break;
-      }
-    }
+    if (IsStopWord(text, stop_words)) return scan;
+    if (ScanOption(lists, text, i, scan)) return scan;
   }
   return scan;
 }

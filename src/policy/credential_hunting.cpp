@@ -3,7 +3,8 @@
 // ~/.config`), finding credential-looking files and printing them (`find ~
 // -name '*.pem' -exec cat {} +`), reading files whose names say they hold a
 // secret (`cat ~/.config/*/token`). What they print goes to the agent: the
-// `secrets_output` level (L2; L0 turns the check off).
+// `secrets_output` level (L2; L0 turns the check off). CredentialSearch reads
+// a search's patterns and paths (ReadSearch) and judges where it looks.
 #include <cctype>
 
 #include "walker.h"
@@ -69,11 +70,57 @@ bool SecretPlace(std::string_view folded) {
   return false;
 }
 
-bool NameIn(std::string_view name, std::initializer_list<std::string_view> names) {
-  for (std::string_view candidate : names) {
-    if (name == candidate) return true;
+/// A search's patterns (-e, --regexp=, else the first operand) and the
+/// paths it searches.
+struct SecretSearch {
+  bool recursive = false;       // -r and the like, or a program that always recurses
+  bool secret_pattern = false;  // a pattern asks for a secret word (or is known only at run time)
+  std::vector<std::string_view> paths;
+};
+
+SecretSearch ReadSearch(const CommandNode& entry, std::string_view name,
+                        const std::vector<Word>& words, std::size_t start) {
+  SecretSearch search;
+  search.recursive = NameIn(name, {"rg", "ag", "ack"});
+  bool explicit_pattern = false;
+  bool operands = false;
+  for (std::size_t i = start + 1; i < words.size(); ++i) {
+    const std::string& text = words[i].text;
+    if (text == "--") {
+      operands = true;
+      continue;
+    }
+    if (!operands && IsOptionWord(text)) {
+      if (text == "-e" || text == "--regexp" || text == "-f" || text == "--file") {
+        explicit_pattern = true;
+        if (i + 1 < words.size() && text.back() == 'e') {
+          search.secret_pattern = search.secret_pattern || SecretWord(words[i + 1].text);
+        }
+        ++i;
+        continue;
+      }
+      if (text.starts_with("--regexp=")) {
+        explicit_pattern = true;
+        search.secret_pattern = search.secret_pattern || SecretWord(text);
+        continue;
+      }
+      if (text == "-r" || text == "-R" || text == "--recursive" ||
+          text == "--dereference-recursive" || text == "--directories=recurse" ||
+          (text[1] != '-' && (FlagMatches("-r", text) || FlagMatches("-R", text)))) {
+        search.recursive = true;
+      }
+      if (Contains(entry.options_with_value, text)) ++i;
+      continue;
+    }
+    if (!explicit_pattern) {
+      // A pattern known only at run time (`"$P"`) may be any secret word.
+      explicit_pattern = true;
+      search.secret_pattern = SecretWord(text) || words[i].expands || words[i].substitutes;
+      continue;
+    }
+    search.paths.push_back(text);
   }
-  return false;
+  return search;
 }
 
 }  // namespace
@@ -106,69 +153,12 @@ void Walker::CredentialSearch(const CommandNode& entry, std::string_view name,
                      "mawk", "nawk", "sed", "gsed"})) {
     return;
   }
-  // The patterns (-e, --regexp=, else the first operand) and the paths searched.
-  bool recursive = NameIn(name, {"rg", "ag", "ack"});
-  bool explicit_pattern = false;
-  bool secret_pattern = false;
-  std::vector<std::string_view> paths;
-  bool operands = false;
-  for (std::size_t i = start + 1; i < words.size(); ++i) {
-    const std::string& text = words[i].text;
-    if (text == "--") {
-      operands = true;
-      continue;
-    }
-    if (!operands && IsOptionWord(text)) {
-      if (text == "-e" || text == "--regexp" || text == "-f" || text == "--file") {
-        explicit_pattern = true;
-        if (i + 1 < words.size() && text.back() == 'e') {
-          secret_pattern = secret_pattern || SecretWord(words[i + 1].text);
-        }
-        ++i;
-        continue;
-      }
-      if (text.starts_with("--regexp=")) {
-        explicit_pattern = true;
-        secret_pattern = secret_pattern || SecretWord(text);
-        continue;
-      }
-      if (text == "-r" || text == "-R" || text == "--recursive" ||
-          text == "--dereference-recursive" || text == "--directories=recurse" ||
-          (text[1] != '-' && (FlagMatches("-r", text) || FlagMatches("-R", text)))) {
-        recursive = true;
-      }
-      if (Contains(entry.options_with_value, text)) ++i;
-      continue;
-    }
-    if (!explicit_pattern) {
-      // A pattern known only at run time (`"$P"`) may be any secret word.
-      explicit_pattern = true;
-      secret_pattern = SecretWord(text) || words[i].expands || words[i].substitutes;
-      continue;
-    }
-    paths.push_back(text);
-  }
-  if (paths.empty() && secret_pattern && !piped_from_.empty()) {
-    // `find ~/.config -type f | xargs grep -i token`, `cat ~/.bashrc | grep
-    // -i key`: what is filtered for secrets comes from where credentials live.
-    std::string_view rest = piped_from_;
-    while (!rest.empty()) {
-      const std::size_t blank = std::min(rest.find_first_of(" \t\n"), rest.size());
-      const std::string_view token = rest.substr(0, blank);
-      rest.remove_prefix(std::min(blank + 1, rest.size()));
-      if (!token.empty() && token.size() <= 4096 && SecretPath(token)) {
-        Add(level,
-            "Filters what '" + Shorten(piped_from_, 60) +
-                "' reads where credentials live for secrets: what it finds is shown to the agent.",
-            segment);
-        return;
-      }
-    }
-  }
-  for (std::string_view path : paths) {
+  const SecretSearch search = ReadSearch(entry, name, words, start);
+  if (search.paths.empty() && search.secret_pattern && FiltersSecretPlace(level, segment)) return;
+  for (std::string_view path : search.paths) {
     // A glob reaches many files as a recursive search does (`~/.config/*/*`).
-    const bool many = recursive || path.find('*') != std::string_view::npos;
-    if (many && secret_pattern && SecretPath(path)) {
+    const bool many = search.recursive || path.find('*') != std::string_view::npos;
+    if (many && search.secret_pattern && SecretPath(path)) {
       Add(level,
           "Searches '" + Shorten(path, 60) +
               "', where credentials live, for secrets: what it finds is shown to the agent.",
@@ -178,13 +168,32 @@ void Walker::CredentialSearch(const CommandNode& entry, std::string_view name,
   }
 }
 
+bool Walker::FiltersSecretPlace(Level level, std::string_view segment) {
+  // `find ~/.config -type f | xargs grep -i token`, `cat ~/.bashrc | grep
+  // -i key`: what is filtered for secrets comes from where credentials live.
+  std::string_view rest = line_.piped_from;
+  while (!rest.empty()) {
+    const std::size_t blank = std::min(rest.find_first_of(" \t\n"), rest.size());
+    const std::string_view token = rest.substr(0, blank);
+    rest.remove_prefix(std::min(blank + 1, rest.size()));
+    if (!token.empty() && token.size() <= 4096 && SecretPath(token)) {
+      Add(level,
+          "Filters what '" + Shorten(line_.piped_from, 60) +
+              "' reads where credentials live for secrets: what it finds is shown to the agent.",
+          segment);
+      return true;
+    }
+  }
+  return false;
+}
+
 void Walker::FindCredentials(std::string_view name, const std::vector<Word>& words,
                              std::size_t start, std::string_view segment) {
   const bool fd = name != "find";
   std::size_t i = start + 1;
   std::vector<std::string_view> places;
   bool secret_name = false;
-  bool prints = pipes_out_;  // `find … | xargs cat` prints what find names
+  bool prints = line_.pipes_out;  // `find … | xargs cat` prints what find names
   if (!fd) {
     // find [-H|-L|-P|-O…|-D …] [starting point…] [expression]
     while (i < words.size() && (words[i].text == "-H" || words[i].text == "-L" ||

@@ -1,7 +1,9 @@
 // Package-manager scripts (`npm run NAME`, `yarn test`, `pnpm build`): the
 // body in package.json is what runs, so it is classified like a command
-// line. A write followed in the same line by a command that runs project code
-// (`echo … > conftest.py && pytest`) is judged as running what was written.
+// line. NamedScript reads which script a command line names, ScriptsIn the
+// package.json's scripts, PackageScript walks them. A write followed in the
+// same line by a command that runs project code (`echo … > conftest.py &&
+// pytest`) is judged as running what was written.
 #include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -51,23 +53,44 @@ bool InWorkspaces(std::string_view text) {
   return text.starts_with("--filter=") || text.starts_with("--workspace=");
 }
 
+/// The `scripts` object of the package.json in `directory` (nullopt: no
+/// directory known, no readable package.json, or no scripts in it).
+std::optional<nlohmann::json> ScriptsIn(const std::string& directory) {
+  if (directory.empty() || directory.front() != '/') return std::nullopt;
+  const auto text =
+      util::ReadConfigFile(std::filesystem::path(directory) / "package.json", 1u << 20);
+  if (!text || !*text) return std::nullopt;
+  auto parsed = nlohmann::json::parse(**text, nullptr, false);
+  if (!parsed.is_object() || !parsed.contains("scripts") || !parsed["scripts"].is_object()) {
+    return std::nullopt;
+  }
+  return parsed["scripts"];
+}
+
 }  // namespace
 
-void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& words,
-                           std::size_t start, std::string_view segment, int code_depth) {
-  std::string directory = cwd_unknown_ ? std::string() : cwd_;
-  std::string script;
-  bool by_run = false;
+/// What a package manager's command line names: the script, the directory
+/// whose package.json holds it, and whether it runs in the workspace's packages.
+struct Walker::ScriptCall {
+  std::string directory;  // empty: not known (`cd "$X"` earlier in the line)
+  std::string script;     // empty: no package script runs
   bool workspaces = false;
+};
+
+Walker::ScriptCall Walker::NamedScript(const CommandNode& entry, const std::vector<Word>& words,
+                                       std::size_t start) const {
+  ScriptCall call;
+  call.directory = line_.cwd_unknown ? std::string() : line_.cwd;
+  bool by_run = false;
   std::size_t script_at = start;
   const bool bun = words[start].text == "bun";
   for (std::size_t i = start + 1; i < words.size(); ++i) {
     const std::string& text = words[i].text;
     if (IsOptionWord(text)) {
-      workspaces = workspaces || InWorkspaces(text);
+      call.workspaces = call.workspaces || InWorkspaces(text);
       const bool dir_option =
           text == "--prefix" || text == "-C" || text == "--dir" || text == "--cwd";
-      if (dir_option && i + 1 < words.size()) directory = Resolve(words[i + 1].text);
+      if (dir_option && i + 1 < words.size()) call.directory = Resolve(words[i + 1].text);
       if (Contains(entry.options_with_value, text)) ++i;
       continue;
     }
@@ -76,31 +99,40 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
       continue;
     }
     if (by_run) {
-      script = text;
+      call.script = text;
       script_at = i;
     } else if (bun && BunBuiltin(text)) {
       break;  // bun's test runner or bundler: the entry's level
     } else if (InWorkspaces(text)) {
-      workspaces = true;
+      call.workspaces = true;
       continue;  // `yarn workspaces foreach run test`
     } else if (text == "t" || text == "tst") {
-      script = "test";
+      call.script = "test";
       script_at = i;
     } else if (LifecycleName(text) || (CommonScriptName(text) && words[start].text != "npm")) {
-      script = text;  // `yarn build` runs the build script; `npm build` is not a script
+      call.script = text;  // `yarn build` runs the build script; `npm build` is not a script
       script_at = i;
     }
     break;
   }
-  if (script.empty() || words[start].text.empty()) return;
+  if (call.script.empty()) return call;
   // npm reads its options after the script name too (`npm test --workspaces`),
   // up to `--`; the others hand those words to the script.
   for (std::size_t i = script_at + 1; words[start].text == "npm" && i < words.size(); ++i) {
     if (words[i].text == "--") break;
-    workspaces = workspaces || (IsOptionWord(words[i].text) && InWorkspaces(words[i].text));
+    call.workspaces =
+        call.workspaces || (IsOptionWord(words[i].text) && InWorkspaces(words[i].text));
   }
-  RunnerSettings(directory, segment);
-  if (workspaces) {
+  return call;
+}
+
+void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& words,
+                           std::size_t start, std::string_view segment, int code_depth) {
+  const ScriptCall call = NamedScript(entry, words, start);
+  if (call.script.empty() || words[start].text.empty()) return;
+  const std::string& script = call.script;
+  RunnerSettings(call.directory, segment);
+  if (call.workspaces) {
     // Each package's own script, whose bodies this directory's package.json
     // does not hold: named like an everyday one, as an unreadable script.
     if (!CommonScriptName(script)) {
@@ -113,22 +145,13 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
   }
   // A script that runs itself (`"test": "npm test"`) would loop at run time;
   // expanding it again would only nest deeper.
-  const std::string key = directory + '\n' + script;
-  if (std::find(scripts_open_.begin(), scripts_open_.end(), key) != scripts_open_.end()) {
+  const std::string key = call.directory + '\n' + script;
+  if (std::find(line_.scripts_open.begin(), line_.scripts_open.end(), key) !=
+      line_.scripts_open.end()) {
     Add(Level::kL2, "The package script '" + Shorten(script, 40) + "' runs itself.", segment);
     return;
   }
-  std::optional<nlohmann::json> scripts;
-  if (!directory.empty() && directory.front() == '/') {
-    const auto text =
-        util::ReadConfigFile(std::filesystem::path(directory) / "package.json", 1u << 20);
-    if (text && *text) {
-      auto parsed = nlohmann::json::parse(**text, nullptr, false);
-      if (parsed.is_object() && parsed.contains("scripts") && parsed["scripts"].is_object()) {
-        scripts = parsed["scripts"];
-      }
-    }
-  }
+  const std::optional<nlohmann::json> scripts = ScriptsIn(call.directory);
   if (!scripts) {
     if (!CommonScriptName(script)) {
       Add(Level::kL2,
@@ -139,7 +162,7 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
     return;
   }
   bool found = false;
-  scripts_open_.push_back(key);
+  line_.scripts_open.push_back(key);
   for (const std::string& name : {"pre" + script, script, "post" + script}) {
     const auto body = scripts->find(name);
     if (body == scripts->end() || !body->is_string()) continue;
@@ -149,7 +172,7 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
         segment);
     Line(text, SegmentOrigin::kShellString, code_depth + 1);
   }
-  scripts_open_.pop_back();
+  line_.scripts_open.pop_back();
   if (!found && !CommonScriptName(script)) {
     Add(Level::kL2, "Runs the package script '" + Shorten(script, 40) + "', not in package.json.",
         segment);
@@ -196,7 +219,7 @@ void Walker::RunnerSettings(const std::string& directory, std::string_view segme
 void Walker::WriteThenRun(const CommandNode& entry, Level level, std::string_view segment) {
   // Build and test runners load the project's files (entries with
   // loads_project: make, cmake, pytest, npm, cargo, go and their kin).
-  if (!wrote_before_ || level != Level::kL1 || !entry.loads_project) return;
+  if (!line_.wrote_before || level != Level::kL1 || !entry.loads_project) return;
   Add(Level::kL2,
       "Runs project code right after this command line wrote a file it may load "
       "(write-then-run).",

@@ -112,13 +112,14 @@ std::string Walker::Resolve(std::string_view path) const {
   std::string resolved;
   if (expanded.front() == '/') {
     resolved = RealLocation(expanded);
-  } else if (expanded.front() == '~' || expanded.front() == '$' || cwd_unknown_ || cwd_.empty()) {
+  } else if (expanded.front() == '~' || expanded.front() == '$' || line_.cwd_unknown ||
+             line_.cwd.empty()) {
     return Normal(expanded);  // `~user`, `$DIR/x`, or no known directory: as written
   } else {
-    resolved = RealLocation(cwd_ + "/" + expanded);
+    resolved = RealLocation(line_.cwd + "/" + expanded);
   }
   // A link made earlier in this line (`ln -s ~/.config/togmal cfg`) points elsewhere.
-  for (const auto& [link, target] : links_) {
+  for (const auto& [link, target] : line_.links) {
     if (resolved == link) return target;
     if (resolved.size() > link.size() && resolved.compare(0, link.size(), link) == 0 &&
         resolved[link.size()] == '/') {
@@ -134,7 +135,7 @@ std::string Walker::Shown(std::string_view path) const {
   if (real.empty() || real.front() != '/' || path.empty()) return shown;
   const std::string expanded = ExpandHome(path);
   const std::string written =
-      expanded.front() == '/' ? Normal(expanded) : Normal(fs::path(cwd_) / expanded);
+      expanded.front() == '/' ? Normal(expanded) : Normal(fs::path(line_.cwd) / expanded);
   if (real != written) shown += " (it leads to '" + Shorten(real, 80) + "')";
   return shown;
 }
@@ -162,38 +163,38 @@ void Walker::TrackDirectory(std::string_view name, const std::vector<Word>& word
   }
   if (name == "cd" || name == "pushd") {
     if (operands.empty()) {
-      if (const std::string_view home = util::Home(); !home.empty()) cwd_ = home;
-      cwd_in_project_ = cwd_ == project_ || InsideProject(cwd_);
+      if (const std::string_view home = util::Home(); !home.empty()) line_.cwd = home;
+      line_.cwd_in_project = line_.cwd == project_ || InsideProject(line_.cwd);
       return;
     }
     const Word& target = *operands.front();
-    cwd_scratch_ = false;
+    line_.cwd_scratch = false;
     if (FreshScratch(target.text)) {
-      cwd_unknown_ = true;  // where exactly is known only at run time …
-      cwd_in_project_ = false;
-      cwd_scratch_ = true;  // … but it is a scratch directory
+      line_.cwd_unknown = true;  // where exactly is known only at run time …
+      line_.cwd_in_project = false;
+      line_.cwd_scratch = true;  // … but it is a scratch directory
       return;
     }
     if (target.substitutes || target.text == "-" ||
         (target.expands && target.text.rfind("$HOME", 0) != 0 &&
          target.text.rfind("${HOME}", 0) != 0)) {
-      cwd_unknown_ = true;  // `cd "$DIR"`, `cd -`: relative paths now point anywhere
-      cwd_in_project_ = false;
+      line_.cwd_unknown = true;  // `cd "$DIR"`, `cd -`: relative paths now point anywhere
+      line_.cwd_in_project = false;
       return;
     }
     const std::string resolved = Resolve(target.text);
     if (!resolved.empty() && resolved.front() == '/' && resolved.size() <= 1024) {
-      cwd_ = resolved;
-      cwd_unknown_ = false;
-      cwd_in_project_ = cwd_ == project_ || InsideProject(cwd_);
+      line_.cwd = resolved;
+      line_.cwd_unknown = false;
+      line_.cwd_in_project = line_.cwd == project_ || InsideProject(line_.cwd);
     } else {
-      cwd_unknown_ = true;
-      cwd_in_project_ = false;
+      line_.cwd_unknown = true;
+      line_.cwd_in_project = false;
     }
     return;
   }
   // ln [-s] TARGET LINK: later writes through LINK reach TARGET.
-  made_link_ = true;
+  line_.made_link = true;
   if (operands.size() >= 2 && !operands.back()->expands && !operands.back()->substitutes) {
     std::string target = operands.front()->text;
     const std::string link = Resolve(operands.back()->text);
@@ -203,8 +204,8 @@ void Walker::TrackDirectory(std::string_view name, const std::vector<Word>& word
       target = Normal(fs::path(link).parent_path() / target);
     }
     const std::string resolved_target = Resolve(target);
-    if (!link.empty() && link.front() == '/' && links_.size() < 64) {
-      links_[link] = resolved_target;
+    if (!link.empty() && link.front() == '/' && line_.links.size() < 64) {
+      line_.links[link] = resolved_target;
     }
   }
 }
@@ -217,7 +218,7 @@ bool Walker::InsideProject(std::string_view path) const {
     const fs::path normal = fs::path(path).lexically_normal();
     return normal.empty() || *normal.begin() != "..";
   }
-  if (cwd_unknown_ && path.front() != '/' && path.front() != '~') return false;
+  if (line_.cwd_unknown && path.front() != '/' && path.front() != '~') return false;
   const std::string resolved = Resolve(path);
   if (resolved.empty() || resolved.front() != '/') return false;
   const fs::path relative = fs::path(resolved).lexically_relative(project_real_);
@@ -225,7 +226,7 @@ bool Walker::InsideProject(std::string_view path) const {
 }
 
 bool Walker::CopiesExample(std::string_view source, std::string_view destination) const {
-  if (source.empty() || destination.empty() || !links_.empty() || cwd_unknown_ ||
+  if (source.empty() || destination.empty() || !line_.links.empty() || line_.cwd_unknown ||
       source.find_first_of("$`*?[") != std::string_view::npos ||
       destination.find_first_of("$`*?[") != std::string_view::npos) {
     return false;
@@ -336,7 +337,7 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
     bool data = false;
     for (std::string_view suffix : kData) data = data || normalized.ends_with(suffix);
     // … unless a build or test tool reads them (CMakeLists.txt, requirements.txt).
-    wrote_file_ = wrote_file_ || !data || runs_later;
+    line_.wrote_file = line_.wrote_file || !data || runs_later;
   }
   if (runs_later && level < Level::kL2) {
     // Where the content decides (a manifest's scripts, a JS config's

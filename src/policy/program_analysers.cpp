@@ -1,6 +1,8 @@
 // Programs that run commands or write files through their own scripts:
 // sed (`e`, `s///e`, `w FILE`), awk (`system()`, pipes, `print > FILE`),
 // `alias`/`trap` bodies, and commands that print secrets to the agent.
+// A sed command line's scripts are found first (SedScriptsGiven), then each
+// is read command by command (SedCommands).
 #include <cctype>
 #include <iterator>
 #include <vector>
@@ -9,13 +11,6 @@
 
 namespace togmal::policy {
 namespace {
-
-bool NameIn(std::string_view name, std::initializer_list<std::string_view> names) {
-  for (std::string_view candidate : names) {
-    if (name == candidate) return true;
-  }
-  return false;
-}
 
 /// The rest of the line from `i` (sed's `w FILE`, `r FILE`, `e CMD`), trimmed.
 std::string_view RestOfLine(std::string_view script, std::size_t& i) {
@@ -167,8 +162,9 @@ void Walker::AnalyseProgram(const CommandNode& entry, std::string_view name,
       CheckWritePath(file, Level::kL1, Level::kL2, segment, "Writes");
     }
   }
-  if (level >= Level::kL1 && !cwd_unknown_ && cwd_in_project_ && Unpacks(name, words, start)) {
-    wrote_file_ = true;
+  if (level >= Level::kL1 && !line_.cwd_unknown && line_.cwd_in_project &&
+      Unpacks(name, words, start)) {
+    line_.wrote_file = true;
   }
   WriteThenRun(entry, level, segment);
 }
@@ -205,6 +201,13 @@ void Walker::GitElsewhere(const CommandNode& entry, const std::vector<Word>& wor
 
 void Walker::SedScript(const std::vector<Word>& words, std::size_t start,
                        std::string_view segment) {
+  for (std::string_view script : SedScriptsGiven(words, start, segment)) {
+    SedCommands(script, segment);
+  }
+}
+
+std::vector<std::string_view> Walker::SedScriptsGiven(const std::vector<Word>& words,
+                                                      std::size_t start, std::string_view segment) {
   std::vector<std::string_view> scripts;
   bool explicit_script = false;
   for (std::size_t i = start + 1; i < words.size(); ++i) {
@@ -237,52 +240,54 @@ void Walker::SedScript(const std::vector<Word>& words, std::size_t start,
       break;
     }
   }
-  for (std::string_view script : scripts) {
-    std::size_t i = 0;
-    while (i < script.size()) {
-      const char c = script[i];
-      if (c == ';' || c == ' ' || c == '\t' || c == '\n' || c == '{' || c == '}' || c == '!' ||
-          c == ',' || c == '$' || std::isdigit(static_cast<unsigned char>(c)) || c == '~') {
-        ++i;
-        continue;
-      }
-      if (c == '/' || c == '\\') {  // an address: /re/ or \cREc
-        char delim = '/';
-        if (c == '\\' && i + 1 < script.size()) delim = script[++i];
-        ++i;
-        SkipDelimited(script, i, delim);
-        while (i < script.size() && (script[i] == 'I' || script[i] == 'M')) ++i;
-        continue;
-      }
+  return scripts;
+}
+
+void Walker::SedCommands(std::string_view script, std::string_view segment) {
+  std::size_t i = 0;
+  while (i < script.size()) {
+    const char c = script[i];
+    if (c == ';' || c == ' ' || c == '\t' || c == '\n' || c == '{' || c == '}' || c == '!' ||
+        c == ',' || c == '$' || std::isdigit(static_cast<unsigned char>(c)) || c == '~') {
       ++i;
-      if (c == 's' || c == 'y') {
-        if (i >= script.size()) break;
-        const char delim = script[i++];
-        SkipDelimited(script, i, delim);
-        SkipDelimited(script, i, delim);
-        if (c == 'y') continue;
-        while (i < script.size() && script[i] != ';' && script[i] != '\n' && script[i] != '}') {
-          const char flag = script[i++];
-          if (flag == 'e') {
-            Add(Level::kL3, "The sed substitution's e flag runs its result as a shell command.",
-                segment);
-          } else if (flag == 'w' || flag == 'W') {
-            CheckWritePath(RestOfLine(script, i), Level::kL1, Level::kL2, segment, "sed writes to");
-          }
+      continue;
+    }
+    if (c == '/' || c == '\\') {  // an address: /re/ or \cREc
+      char delim = '/';
+      if (c == '\\' && i + 1 < script.size()) delim = script[++i];
+      ++i;
+      SkipDelimited(script, i, delim);
+      while (i < script.size() && (script[i] == 'I' || script[i] == 'M')) ++i;
+      continue;
+    }
+    ++i;
+    if (c == 's' || c == 'y') {
+      if (i >= script.size()) break;
+      const char delim = script[i++];
+      SkipDelimited(script, i, delim);
+      SkipDelimited(script, i, delim);
+      if (c == 'y') continue;
+      while (i < script.size() && script[i] != ';' && script[i] != '\n' && script[i] != '}') {
+        const char flag = script[i++];
+        if (flag == 'e') {
+          Add(Level::kL3, "The sed substitution's e flag runs its result as a shell command.",
+              segment);
+        } else if (flag == 'w' || flag == 'W') {
+          CheckWritePath(RestOfLine(script, i), Level::kL1, Level::kL2, segment, "sed writes to");
         }
-      } else if (c == 'e') {
-        Add(Level::kL3, "The sed e command runs a shell command.", segment);
-        RestOfLine(script, i);
-      } else if (c == 'w' || c == 'W') {
-        CheckWritePath(RestOfLine(script, i), Level::kL1, Level::kL2, segment, "sed writes to");
-      } else if (c == 'r' || c == 'R') {
-        CheckReadPath(RestOfLine(script, i), Level::kL0, segment);
-      } else if (c == 'a' || c == 'i' || c == 'c' || c == ':' || c == 'b' || c == 't' || c == 'T') {
-        // Text or a label: up to the end of the line (labels also end at ';').
-        while (i < script.size() && script[i] != '\n' &&
-               (c == 'a' || c == 'i' || c == 'c' || script[i] != ';')) {
-          ++i;
-        }
+      }
+    } else if (c == 'e') {
+      Add(Level::kL3, "The sed e command runs a shell command.", segment);
+      RestOfLine(script, i);
+    } else if (c == 'w' || c == 'W') {
+      CheckWritePath(RestOfLine(script, i), Level::kL1, Level::kL2, segment, "sed writes to");
+    } else if (c == 'r' || c == 'R') {
+      CheckReadPath(RestOfLine(script, i), Level::kL0, segment);
+    } else if (c == 'a' || c == 'i' || c == 'c' || c == ':' || c == 'b' || c == 't' || c == 'T') {
+      // Text or a label: up to the end of the line (labels also end at ';').
+      while (i < script.size() && script[i] != '\n' &&
+             (c == 'a' || c == 'i' || c == 'c' || script[i] != ';')) {
+        ++i;
       }
     }
   }

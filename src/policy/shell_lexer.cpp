@@ -1,3 +1,9 @@
+// The shell lexer's lists, commands, redirections and heredocs: a command
+// line becomes a flat list of simple commands, each knowing the command it
+// is nested in and the one piping into it. ParseCommand reads one simple
+// command a step at a time (its end, parentheses, braces, process
+// substitutions, redirections, words); the words themselves are
+// shell_words.cpp's.
 #include "togmal/policy/shell_lexer.h"
 
 #include <algorithm>
@@ -110,169 +116,194 @@ void Parser::ParseList(int depth, Nesting nesting, int parent, Terminator termin
 bool Parser::ParseCommand(int depth, Nesting nesting, int parent, Terminator terminator,
                           int& pipe_source) {
   const std::size_t index = NewCommand(depth, nesting, parent);
-  out_.commands[index].pipe_from = pipe_source;
+  CommandAt(index).pipe_from = pipe_source;
   pipe_source = -1;
   const std::size_t begin = pos_;
   std::size_t end = std::string_view::npos;  // where the text stops (before the operator)
   bool closed_group = false;
   bool is_header = false;  // `for x in …` / `case … in`: a header, its words are data
-  auto command = [&]() -> SimpleCommand& { return out_.commands[index]; };
   while (true) {
     SkipBlanks();
-    if (AtEnd()) break;
+    if (AtEnd() || EndOfCommand(index, end, pipe_source)) break;
     const char c = Peek();
-    if (c == '\n') {
-      command().connector = Connector::kNewline;
-      break;
-    }
-    if (c == ')') break;
-    if (c == '#') {
-      SkipComment();
-      break;
-    }
-    if (c == '&' && Peek(1) == '&') {
-      end = pos_;
-      command().connector = Connector::kAnd;
-      pos_ += 2;
-      break;
-    }
-    if (c == '|' && Peek(1) == '|') {
-      end = pos_;
-      command().connector = Connector::kOr;
-      pos_ += 2;
-      break;
-    }
-    if (c == ';') {
-      end = pos_;
-      command().connector = Connector::kSemicolon;
-      pos_ += Peek(1) == ';' ? 2u : 1u;
-      break;
-    }
-    if (c == '|') {
-      end = pos_;
-      command().connector = Connector::kPipe;
-      pos_ += Peek(1) == '&' ? 2u : 1u;
-      // A pipe from a subshell or group carries the output of its last command.
-      if (command().words.empty() && command().redirections.empty()) {
-        pipe_source = static_cast<int>(out_.commands.size()) - 1;
-      } else {
-        pipe_source = static_cast<int>(index);
-      }
-      break;
-    }
-    if (c == '&' && Peek(1) != '>') {
-      end = pos_;
-      command().connector = Connector::kBackground;
-      ++pos_;
-      break;
-    }
-    const bool empty = command().words.empty() && command().assignments.empty();
+    const bool empty = CommandAt(index).words.empty() && CommandAt(index).assignments.empty();
     if (c == '(') {
-      if (empty && Peek(1) == '(') {
-        // `(( arithmetic ))`: evaluates, runs nothing.
-        Word word;
-        SkipBalanced('(', ')', word);
-        ScanInsideExpansion(word, 0, depth, static_cast<int>(index));
-        word.text = "((";
-        word.expands = true;
-        command().words.push_back(std::move(word));
-        continue;
-      }
-      if (empty) {
-        ++pos_;
-        ParseList(depth + 1, Nesting::kSubshell, parent, Terminator::kParen);
-        continue;
-      }
-      if (command().words.size() == 1 && command().assignments.empty()) {
-        // `name ( ) compound-command`: a function definition.
-        std::size_t look = pos_ + 1;
-        while (look < src_.size() && IsBlank(src_[look])) ++look;
-        if (look < src_.size() && src_[look] == ')') {
-          pos_ = look + 1;
-          command().function_name = command().words.front().text;
-          command().words.clear();
-          while (!AtEnd() && (IsBlank(Peek()) || Peek() == '\n')) ++pos_;
-          if (Peek() == '{') {
-            ++pos_;
-            ParseList(depth + 1, Nesting::kFunctionBody, static_cast<int>(index),
-                      Terminator::kBrace);
-          } else if (Peek() == '(') {
-            ++pos_;
-            ParseList(depth + 1, Nesting::kFunctionBody, static_cast<int>(index),
-                      Terminator::kParen);
-          }
-          continue;
-        }
-      }
-      out_.problems.push_back("unexpected '('");
-      ++pos_;
+      ParseParenthesis(index, depth, parent, empty);
       continue;
     }
-    if (c == '{' && command().words.size() == 2 && command().words[0].text == "function" &&
-        !command().words[0].quoted) {
-      // `function name { … }`
-      ++pos_;
-      command().function_name = command().words[1].text;
-      command().words.clear();
-      ParseList(depth + 1, Nesting::kFunctionBody, static_cast<int>(index), Terminator::kBrace);
-      continue;
-    }
-    if (empty && c == '{' && (IsBlank(Peek(1)) || Peek(1) == '\n')) {
-      ++pos_;
-      ParseList(depth + 1, Nesting::kGroup, parent, Terminator::kBrace);
-      continue;
-    }
+    if (c == '{' && ParseBraceBody(index, depth, parent, empty)) continue;
     if (empty && c == '}' && (IsMeta(Peek(1)) || Peek(1) == '\0') &&
-        terminator == Terminator::kBrace && command().redirections.empty()) {
+        terminator == Terminator::kBrace && CommandAt(index).redirections.empty()) {
       ++pos_;
       closed_group = true;
       break;
     }
     if ((c == '<' || c == '>') && Peek(1) == '(') {
-      Word word;
-      ParseProcessSubstitution(word, depth, static_cast<int>(index));
-      // The rest of the word (rare) continues as an ordinary word.
-      if (!AtEnd() && !IsMeta(Peek())) {
-        Word rest = ParseWord(depth, static_cast<int>(index));
-        word.text += rest.text;
-        word.quoted = word.quoted || rest.quoted;
-        word.expands = word.expands || rest.expands;
-      }
-      command().words.push_back(std::move(word));
+      ParseProcessSubstitutionWord(index, depth);
       continue;
     }
     if (TryRedirection(index, depth)) continue;
-    const std::size_t word_start = pos_;
-    Word word = ParseWord(depth, static_cast<int>(index));
-    if (command().words.empty() && IsAssignment(src_.substr(word_start, pos_ - word_start)) &&
-        !is_header) {
-      command().assignments.push_back(std::move(word.text));
-      continue;
-    }
-    if (command().words.empty() && !word.quoted && IsSkippedReservedWord(word.text)) {
-      if (word.text == "}" && terminator == Terminator::kBrace) {
-        closed_group = true;
-        break;
-      }
-      continue;
-    }
-    if (command().words.empty() && !word.quoted &&
-        (word.text == "for" || word.text == "case" || word.text == "select")) {
-      is_header = true;
-    }
-    if (is_header && !word.quoted && word.text == "do" && !command().words.empty()) {
-      // `for x in a b; do` on one line without `;` is rare; `do` ends the header.
+    const AfterWord after = ParseCommandWord(index, depth, terminator, is_header);
+    if (after == AfterWord::kGroupClosed) {
+      closed_group = true;
       break;
     }
-    if (pos_ == word_start) {
-      ++pos_;  // a character nothing above understands: skip it rather than loop
-      continue;
-    }
-    command().words.push_back(std::move(word));
+    if (after == AfterWord::kHeaderEnded) break;
   }
   if (end == std::string_view::npos) end = std::min(pos_, src_.size());
-  command().text = std::string(Trim(src_.substr(begin, end - begin)));
+  CommandAt(index).text = std::string(Trim(src_.substr(begin, end - begin)));
   return closed_group;
+}
+
+bool Parser::EndOfCommand(std::size_t index, std::size_t& end, int& pipe_source) {
+  SimpleCommand& command = CommandAt(index);
+  const char c = Peek();
+  if (c == '\n') {
+    command.connector = Connector::kNewline;
+    return true;
+  }
+  if (c == ')') return true;
+  if (c == '#') {
+    SkipComment();
+    return true;
+  }
+  Connector connector = Connector::kEnd;
+  std::size_t length = 1;
+  if (c == '&' && Peek(1) == '&') {
+    connector = Connector::kAnd;
+    length = 2;
+  } else if (c == '|' && Peek(1) == '|') {
+    connector = Connector::kOr;
+    length = 2;
+  } else if (c == ';') {
+    connector = Connector::kSemicolon;
+    length = Peek(1) == ';' ? 2u : 1u;
+  } else if (c == '|') {
+    connector = Connector::kPipe;
+    length = Peek(1) == '&' ? 2u : 1u;
+  } else if (c == '&' && Peek(1) != '>') {
+    connector = Connector::kBackground;
+  } else {
+    return false;
+  }
+  end = pos_;
+  command.connector = connector;
+  pos_ += length;
+  if (connector == Connector::kPipe) {
+    // A pipe from a subshell or group carries the output of its last command.
+    if (command.words.empty() && command.redirections.empty()) {
+      pipe_source = static_cast<int>(out_.commands.size()) - 1;
+    } else {
+      pipe_source = static_cast<int>(index);
+    }
+  }
+  return true;
+}
+
+void Parser::ParseParenthesis(std::size_t index, int depth, int parent, bool empty) {
+  if (empty && Peek(1) == '(') {
+    // `(( arithmetic ))`: evaluates, runs nothing.
+    Word word;
+    SkipBalanced('(', ')', word);
+    ScanInsideExpansion(word, 0, depth, static_cast<int>(index));
+    word.text = "((";
+    word.expands = true;
+    CommandAt(index).words.push_back(std::move(word));
+    return;
+  }
+  if (empty) {
+    ++pos_;
+    ParseList(depth + 1, Nesting::kSubshell, parent, Terminator::kParen);
+    return;
+  }
+  if (CommandAt(index).words.size() == 1 && CommandAt(index).assignments.empty() &&
+      ParseFunctionDefinition(index, depth)) {
+    return;
+  }
+  out_.problems.push_back("unexpected '('");
+  ++pos_;
+}
+
+bool Parser::ParseFunctionDefinition(std::size_t index, int depth) {
+  std::size_t look = pos_ + 1;
+  while (look < src_.size() && IsBlank(src_[look])) ++look;
+  if (look >= src_.size() || src_[look] != ')') return false;
+  pos_ = look + 1;
+  SimpleCommand& command = CommandAt(index);  // held only until the body adds commands
+  command.function_name = command.words.front().text;
+  command.words.clear();
+  while (!AtEnd() && (IsBlank(Peek()) || Peek() == '\n')) ++pos_;
+  if (Peek() == '{') {
+    ++pos_;
+    ParseList(depth + 1, Nesting::kFunctionBody, static_cast<int>(index), Terminator::kBrace);
+  } else if (Peek() == '(') {
+    ++pos_;
+    ParseList(depth + 1, Nesting::kFunctionBody, static_cast<int>(index), Terminator::kParen);
+  }
+  return true;
+}
+
+bool Parser::ParseBraceBody(std::size_t index, int depth, int parent, bool empty) {
+  SimpleCommand& command = CommandAt(index);  // held only until the body adds commands
+  if (command.words.size() == 2 && command.words[0].text == "function" &&
+      !command.words[0].quoted) {
+    // `function name { … }`
+    ++pos_;
+    command.function_name = command.words[1].text;
+    command.words.clear();
+    ParseList(depth + 1, Nesting::kFunctionBody, static_cast<int>(index), Terminator::kBrace);
+    return true;
+  }
+  if (empty && (IsBlank(Peek(1)) || Peek(1) == '\n')) {
+    ++pos_;
+    ParseList(depth + 1, Nesting::kGroup, parent, Terminator::kBrace);
+    return true;
+  }
+  return false;
+}
+
+void Parser::ParseProcessSubstitutionWord(std::size_t index, int depth) {
+  Word word;
+  ParseProcessSubstitution(word, depth, static_cast<int>(index));
+  // The rest of the word (rare) continues as an ordinary word.
+  if (!AtEnd() && !IsMeta(Peek())) {
+    Word rest = ParseWord(depth, static_cast<int>(index));
+    word.text += rest.text;
+    word.quoted = word.quoted || rest.quoted;
+    word.expands = word.expands || rest.expands;
+  }
+  CommandAt(index).words.push_back(std::move(word));
+}
+
+Parser::AfterWord Parser::ParseCommandWord(std::size_t index, int depth, Terminator terminator,
+                                           bool& is_header) {
+  const std::size_t word_start = pos_;
+  Word word = ParseWord(depth, static_cast<int>(index));
+  // Looked up after ParseWord, whose substitutions add commands.
+  SimpleCommand& command = CommandAt(index);
+  if (command.words.empty() && IsAssignment(src_.substr(word_start, pos_ - word_start)) &&
+      !is_header) {
+    command.assignments.push_back(std::move(word.text));
+    return AfterWord::kNextWord;
+  }
+  if (command.words.empty() && !word.quoted && IsSkippedReservedWord(word.text)) {
+    return word.text == "}" && terminator == Terminator::kBrace ? AfterWord::kGroupClosed
+                                                                : AfterWord::kNextWord;
+  }
+  if (command.words.empty() && !word.quoted &&
+      (word.text == "for" || word.text == "case" || word.text == "select")) {
+    is_header = true;
+  }
+  if (is_header && !word.quoted && word.text == "do" && !command.words.empty()) {
+    // `for x in a b; do` on one line without `;` is rare; `do` ends the header.
+    return AfterWord::kHeaderEnded;
+  }
+  if (pos_ == word_start) {
+    ++pos_;  // a character nothing above understands: skip it rather than loop
+    return AfterWord::kNextWord;
+  }
+  command.words.push_back(std::move(word));
+  return AfterWord::kNextWord;
 }
 
 bool Parser::TryRedirection(std::size_t command, int depth) {

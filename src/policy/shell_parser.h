@@ -79,11 +79,38 @@ class Parser {
   void SkipBlanks();
   void SkipComment();
   void ReadPendingHeredocs();
+  /// out_.commands grows while nested constructs are parsed: a command is
+  /// looked up by its index again after each, never held across one.
+  SimpleCommand& CommandAt(std::size_t index) { return out_.commands[index]; }
   /// Returns true when the command closed the enclosing brace group.
   bool ParseCommand(int depth, Nesting nesting, int parent, Terminator terminator,
                     int& pipe_source);
+  /// At an operator, a comment or the end of a line: records the connector
+  /// (and, for an operator, where the command's text ends), consumes it and
+  /// returns true. A `|` makes the command the next one's pipe_source.
+  bool EndOfCommand(std::size_t index, std::size_t& end, int& pipe_source);
+  /// `((…))`, a subshell, or the body of `name ( ) …`.
+  void ParseParenthesis(std::size_t index, int depth, int parent, bool empty);
+  /// `name ( ) compound-command`; false when no `)` follows the `(`.
+  bool ParseFunctionDefinition(std::size_t index, int depth);
+  /// `function name { … }` or a group `{ …; }`; false when the brace opens neither.
+  bool ParseBraceBody(std::size_t index, int depth, int parent, bool empty);
+  /// `<(…)`/`>(…)` as a word (with the rest of the word, if any).
+  void ParseProcessSubstitutionWord(std::size_t index, int depth);
+  /// What a word ends: nothing (the next word follows), the enclosing brace
+  /// group (`}`) or a `for`/`case`/`select` header (`do`).
+  enum class AfterWord { kNextWord, kGroupClosed, kHeaderEnded };
+  /// A word of the command: an assignment, a reserved word, or one of its words.
+  AfterWord ParseCommandWord(std::size_t index, int depth, Terminator terminator, bool& is_header);
   bool TryRedirection(std::size_t command, int depth);
   Word ParseWord(int depth, int parent);
+  /// `name=(a b)`, `@(a|b)`: parentheses that are part of the word; false
+  /// when the `(` ends it.
+  bool ParenthesesInWord(Word& word, int depth, int parent);
+  void ParseSingleQuoted(Word& word);
+  /// `$'…'`: ANSI-C quoting, with its escapes (`\n`, `\x41`, `\101`).
+  void ParseAnsiCQuoted(Word& word);
+  void ParseAnsiCEscape(Word& word);
   void ParseDoubleQuoted(Word& word, int depth, int parent, bool until_eof);
   void ParseDollar(Word& word, int depth, int parent);
   void ParseBackticks(Word& word, int depth, int parent);

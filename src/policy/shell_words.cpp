@@ -1,6 +1,8 @@
-// Words: quoting, parameter and arithmetic expansions, command and process
-// substitutions, and the substitutions hidden inside expansions the lexer
-// skips as a whole. The other half of the parser is in shell_lexer.cpp.
+// Words: quoting (single, double, ANSI-C `$'…'`), parameter and arithmetic
+// expansions, command and process substitutions, and the substitutions
+// hidden inside expansions the lexer skips as a whole. ParseWord reads one
+// word a quoting or expansion at a time. The other half of the parser is in
+// shell_lexer.cpp.
 #include <algorithm>
 #include <cctype>
 #include <utility>
@@ -14,23 +16,7 @@ Word Parser::ParseWord(int depth, int parent) {
   while (!AtEnd()) {
     const char c = Peek();
     if (IsMeta(c)) {
-      // `name=(a b c)`: an array assignment keeps its parentheses.
-      // Substitutions in its elements (`a=($(…))`, `a=([$(…)]=1)`) run now.
-      if (c == '(' && !word.text.empty() && word.text.back() == '=' && IsAssignment(word.text)) {
-        const std::size_t from = word.text.size();
-        SkipBalanced('(', ')', word);
-        ScanInsideExpansion(word, from, depth, parent);
-        continue;
-      }
-      // extglob `@(a|b)`, `!(x)`: part of the word (a substitution in it runs).
-      if (c == '(' && !word.text.empty() &&
-          (word.text.back() == '@' || word.text.back() == '!' || word.text.back() == '+' ||
-           word.text.back() == '?' || word.text.back() == '*')) {
-        const std::size_t from = word.text.size();
-        SkipBalanced('(', ')', word);
-        ScanInsideExpansion(word, from, depth, parent);
-        continue;
-      }
+      if (c == '(' && ParenthesesInWord(word, depth, parent)) continue;
       break;
     }
     if (c == '\\') {
@@ -44,16 +30,7 @@ Word Parser::ParseWord(int depth, int parent) {
       continue;
     }
     if (c == '\'') {
-      word.quoted = true;
-      const std::size_t end = src_.find('\'', pos_ + 1);
-      if (end == std::string_view::npos) {
-        out_.problems.push_back("unterminated single quote");
-        word.text.append(src_.substr(pos_ + 1));
-        pos_ = src_.size();
-        break;
-      }
-      word.text.append(src_.substr(pos_ + 1, end - pos_ - 1));
-      pos_ = end + 1;
+      ParseSingleQuoted(word);
       continue;
     }
     if (c == '"') {
@@ -62,71 +39,17 @@ Word Parser::ParseWord(int depth, int parent) {
       ParseDoubleQuoted(word, depth, parent, /*until_eof=*/false);
       continue;
     }
+    if (c == '$' && Peek(1) == '\'') {
+      ParseAnsiCQuoted(word);
+      continue;
+    }
+    if (c == '$' && Peek(1) == '"') {
+      word.quoted = true;
+      pos_ += 2;
+      ParseDoubleQuoted(word, depth, parent, /*until_eof=*/false);
+      continue;
+    }
     if (c == '$') {
-      if (Peek(1) == '\'') {
-        // $'…': ANSI-C quoting.
-        word.quoted = true;
-        pos_ += 2;
-        bool closed = false;
-        while (!AtEnd()) {
-          const char d = Peek();
-          if (d == '\'') {
-            ++pos_;
-            closed = true;
-            break;
-          }
-          if (d == '\\' && pos_ + 1 < src_.size()) {
-            const char e = src_[pos_ + 1];
-            pos_ += 2;
-            switch (e) {
-              case 'n':
-                word.text.push_back('\n');
-                break;
-              case 't':
-                word.text.push_back('\t');
-                break;
-              case 'r':
-                word.text.push_back('\r');
-                break;
-              case 'x': {
-                int value = 0, digits = 0;
-                while (digits < 2 && !AtEnd() &&
-                       std::isxdigit(static_cast<unsigned char>(Peek()))) {
-                  const char h = Peek();
-                  value = value * 16 + (IsDigit(h) ? h - '0' : (std::tolower(h) - 'a' + 10));
-                  ++pos_;
-                  ++digits;
-                }
-                word.text.push_back(static_cast<char>(value));
-                break;
-              }
-              default:
-                if (e >= '0' && e <= '7') {
-                  int value = e - '0', digits = 1;
-                  while (digits < 3 && !AtEnd() && Peek() >= '0' && Peek() <= '7') {
-                    value = value * 8 + (Peek() - '0');
-                    ++pos_;
-                    ++digits;
-                  }
-                  word.text.push_back(static_cast<char>(value & 0xff));
-                } else {
-                  word.text.push_back(e);
-                }
-            }
-            continue;
-          }
-          word.text.push_back(d);
-          ++pos_;
-        }
-        if (!closed) out_.problems.push_back("unterminated $'…' quote");
-        continue;
-      }
-      if (Peek(1) == '"') {
-        word.quoted = true;
-        pos_ += 2;
-        ParseDoubleQuoted(word, depth, parent, /*until_eof=*/false);
-        continue;
-      }
       ParseDollar(word, depth, parent);
       continue;
     }
@@ -138,6 +61,92 @@ Word Parser::ParseWord(int depth, int parent) {
     ++pos_;
   }
   return word;
+}
+
+bool Parser::ParenthesesInWord(Word& word, int depth, int parent) {
+  if (word.text.empty()) return false;
+  const char last = word.text.back();
+  // `name=(a b c)`: an array assignment keeps its parentheses.
+  // Substitutions in its elements (`a=($(…))`, `a=([$(…)]=1)`) run now.
+  const bool array = last == '=' && IsAssignment(word.text);
+  // extglob `@(a|b)`, `!(x)`: part of the word (a substitution in it runs).
+  const bool extglob = last == '@' || last == '!' || last == '+' || last == '?' || last == '*';
+  if (!array && !extglob) return false;
+  const std::size_t from = word.text.size();
+  SkipBalanced('(', ')', word);
+  ScanInsideExpansion(word, from, depth, parent);
+  return true;
+}
+
+void Parser::ParseSingleQuoted(Word& word) {
+  word.quoted = true;
+  const std::size_t end = src_.find('\'', pos_ + 1);
+  if (end == std::string_view::npos) {
+    out_.problems.push_back("unterminated single quote");
+    word.text.append(src_.substr(pos_ + 1));
+    pos_ = src_.size();
+    return;
+  }
+  word.text.append(src_.substr(pos_ + 1, end - pos_ - 1));
+  pos_ = end + 1;
+}
+
+void Parser::ParseAnsiCQuoted(Word& word) {
+  word.quoted = true;
+  pos_ += 2;
+  while (!AtEnd()) {
+    const char c = Peek();
+    if (c == '\'') {
+      ++pos_;
+      return;
+    }
+    if (c == '\\' && pos_ + 1 < src_.size()) {
+      ParseAnsiCEscape(word);
+      continue;
+    }
+    word.text.push_back(c);
+    ++pos_;
+  }
+  out_.problems.push_back("unterminated $'…' quote");
+}
+
+void Parser::ParseAnsiCEscape(Word& word) {
+  const char e = src_[pos_ + 1];
+  pos_ += 2;
+  switch (e) {
+    case 'n':
+      word.text.push_back('\n');
+      break;
+    case 't':
+      word.text.push_back('\t');
+      break;
+    case 'r':
+      word.text.push_back('\r');
+      break;
+    case 'x': {
+      int value = 0, digits = 0;
+      while (digits < 2 && !AtEnd() && std::isxdigit(static_cast<unsigned char>(Peek()))) {
+        const char h = Peek();
+        value = value * 16 + (IsDigit(h) ? h - '0' : (std::tolower(h) - 'a' + 10));
+        ++pos_;
+        ++digits;
+      }
+      word.text.push_back(static_cast<char>(value));
+      break;
+    }
+    default:
+      if (e >= '0' && e <= '7') {
+        int value = e - '0', digits = 1;
+        while (digits < 3 && !AtEnd() && Peek() >= '0' && Peek() <= '7') {
+          value = value * 8 + (Peek() - '0');
+          ++pos_;
+          ++digits;
+        }
+        word.text.push_back(static_cast<char>(value & 0xff));
+      } else {
+        word.text.push_back(e);
+      }
+  }
 }
 
 void Parser::ParseDoubleQuoted(Word& word, int depth, int parent, bool until_eof) {

@@ -1,11 +1,9 @@
-// The walk over a command line: each simple command is resolved through the
-// tables (subcommands, rules, wrappers) and its redirections, assignments
-// and substitutions become findings.
+// The walk over a command line: the line is lexed, and each simple
+// command's assignments, redirections, stdin and substitutions become
+// findings; its words go through the tables in command_walk.cpp.
 #include "walker.h"
 
-#include <algorithm>
 #include <cctype>
-#include <optional>
 
 #include "togmal/util/glob.h"
 
@@ -26,6 +24,40 @@ bool PrintsLiteralText(const SimpleCommand& command) {
   return (heredoc.op == "<<" || heredoc.op == "<<-") && heredoc.heredoc_quoted;
 }
 
+/// Where a command's stdin comes from: its last heredoc or here-string, else
+/// the command piping into it (with the text an echo or a `cat <<EOF` there prints).
+Stdin StdinOf(const LexResult& lex, const SimpleCommand& command) {
+  Stdin stdin_source;
+  for (const Redirection& redirection : command.redirections) {
+    if (redirection.op == "<<" || redirection.op == "<<-") {
+      stdin_source = {Stdin::Kind::kText, redirection.heredoc_body, true, {}};
+    } else if (redirection.op == "<<<") {
+      stdin_source = {Stdin::Kind::kText, redirection.target.text + "\n", true, {}};
+    }
+  }
+  if (command.pipe_from < 0 || stdin_source.kind != Stdin::Kind::kNone) return stdin_source;
+  const SimpleCommand& producer = lex.commands[static_cast<std::size_t>(command.pipe_from)];
+  stdin_source.kind = Stdin::Kind::kPipe;
+  stdin_source.producer = producer.text;
+  if (producer.words.empty()) return stdin_source;
+  const std::string name = Lower(producer.words.front().text);
+  if (name == "echo" || name == "printf") {
+    std::size_t from = 1;
+    while (from < producer.words.size() && IsOptionWord(producer.words[from].text)) ++from;
+    stdin_source.text = Join(producer.words, from, producer.words.size());
+    stdin_source.known = true;
+  } else if (name == "cat" && producer.words.size() == 1) {
+    for (const Redirection& redirection : producer.redirections) {
+      if (redirection.FeedsText()) {
+        stdin_source.text =
+            redirection.op == "<<<" ? redirection.target.text : redirection.heredoc_body;
+        stdin_source.known = true;
+      }
+    }
+  }
+  return stdin_source;
+}
+
 }  // namespace
 
 void Walker::Line(std::string_view text, SegmentOrigin origin, int code_depth) {
@@ -41,6 +73,17 @@ void Walker::Line(std::string_view text, SegmentOrigin origin, int code_depth) {
     Add(tables_.settings.unparsed_minimum,
         "The command could not be parsed completely (" + problem + ").", text);
   }
+  const LineFacts facts = FactsOf(lex);
+  // A code string is walked in the middle of its command: what that command
+  // pipes to and from is its own again afterwards.
+  const bool pipes_out = line_.pipes_out;
+  std::string piped_from = std::move(line_.piped_from);
+  for (std::size_t i = 0; i < lex.commands.size(); ++i) Simple(lex, i, facts, origin, code_depth);
+  line_.pipes_out = pipes_out;
+  line_.piped_from = std::move(piped_from);
+}
+
+Walker::LineFacts Walker::FactsOf(const LexResult& lex) {
   // What each command contains, found in one pass (the nesting is at most
   // a few dozen deep): the walk stays linear in the number of commands.
   LineFacts facts;
@@ -62,13 +105,7 @@ void Walker::Line(std::string_view text, SegmentOrigin origin, int code_depth) {
       }
     }
   }
-  // A code string is walked in the middle of its command: what that command
-  // pipes to and from is its own again afterwards.
-  const bool pipes_out = pipes_out_;
-  std::string piped_from = std::move(piped_from_);
-  for (std::size_t i = 0; i < lex.commands.size(); ++i) Simple(lex, i, facts, origin, code_depth);
-  pipes_out_ = pipes_out;
-  piped_from_ = std::move(piped_from);
+  return facts;
 }
 
 void Walker::CheckAssignment(std::string_view assignment, std::string_view segment, bool exported) {
@@ -126,9 +163,9 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
                     SegmentOrigin origin, int code_depth) {
   const SimpleCommand& command = lex.commands[index];
   const std::string& segment = command.text;
-  wrote_before_ = wrote_file_;
-  pipes_out_ = command.connector == Connector::kPipe;
-  piped_from_.clear();
+  line_.wrote_before = line_.wrote_file;
+  line_.pipes_out = command.connector == Connector::kPipe;
+  line_.piped_from.clear();
   if (segments_ != nullptr && (!command.words.empty() || !command.assignments.empty())) {
     segments_->push_back({command.text, command.Argv(), origin, command.depth + code_depth});
   }
@@ -144,43 +181,9 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
   for (const std::string& assignment : command.assignments) {
     CheckAssignment(assignment, segment, !command.words.empty());
   }
-  Stdin stdin_source;
-  for (const Redirection& redirection : command.redirections) {
-    if (redirection.WritesFile()) {
-      CheckWritePath(redirection.target.text, Level::kL1, Level::kL2, segment,
-                     "Redirects output to");
-    } else if (redirection.ReadsFile()) {
-      CheckReadPath(redirection.target.text, Level::kL0, segment);
-    }
-    if (redirection.op == "<<" || redirection.op == "<<-") {
-      stdin_source = {Stdin::Kind::kText, redirection.heredoc_body, true, {}};
-    } else if (redirection.op == "<<<") {
-      stdin_source = {Stdin::Kind::kText, redirection.target.text + "\n", true, {}};
-    }
-  }
-  if (command.pipe_from >= 0 && stdin_source.kind == Stdin::Kind::kNone) {
-    const SimpleCommand& producer = lex.commands[static_cast<std::size_t>(command.pipe_from)];
-    stdin_source.kind = Stdin::Kind::kPipe;
-    stdin_source.producer = producer.text;
-    piped_from_ = producer.text;
-    if (!producer.words.empty()) {
-      const std::string name = Lower(producer.words.front().text);
-      if (name == "echo" || name == "printf") {
-        std::size_t from = 1;
-        while (from < producer.words.size() && IsOptionWord(producer.words[from].text)) ++from;
-        stdin_source.text = Join(producer.words, from, producer.words.size());
-        stdin_source.known = true;
-      } else if (name == "cat" && producer.words.size() == 1) {
-        for (const Redirection& redirection : producer.redirections) {
-          if (redirection.FeedsText()) {
-            stdin_source.text =
-                redirection.op == "<<<" ? redirection.target.text : redirection.heredoc_body;
-            stdin_source.known = true;
-          }
-        }
-      }
-    }
-  }
+  CheckRedirections(command);
+  const Stdin stdin_source = StdinOf(lex, command);
+  if (stdin_source.kind == Stdin::Kind::kPipe) line_.piped_from = stdin_source.producer;
   if (command.words.empty()) {
     if (!command.assignments.empty() || !command.redirections.empty()) {
       Add(Level::kL0, "Only sets shell variables or opens files.", segment);
@@ -197,408 +200,15 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
   }
 }
 
-void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdin& stdin_source,
-                   std::string_view segment, int code_depth) {
-  if (start >= words.size()) return;
-  if (wrapped_ > kMaxWrapped) {
-    Add(tables_.settings.too_deep, "Wrappers are nested too deeply to analyse.", segment);
-    return;
-  }
-  const Word& first = words[start];
-  if (first.expands || first.substitutes) {
-    Add(tables_.settings.unknown_command,
-        "The command to run ('" + Shorten(first.text, 60) + "') is known only at run time.",
-        segment);
-    return;
-  }
-  std::string name = first.text;
-  if (const std::size_t slash = name.rfind('/');
-      slash != std::string::npos && slash + 1 < name.size()) {
-    name = name.substr(slash + 1);
-  }
-  if (Lower(name) != name) {
-    // Case-insensitive file systems run `RM -RF` as rm. The program still
-    // sees its options as written (`CMAKE -E` is cmake -E), while PowerShell's
-    // parameters ignore case: judge both spellings, the higher level wins.
-    // Only at the top level, so nested code strings cannot double the work
-    // at every depth (a code string is at least L2 anyway).
-    std::vector<Word> as_written(words.begin() + static_cast<std::ptrdiff_t>(start), words.end());
-    as_written.front().text = Lower(as_written.front().text);
-    std::vector<Word> lowered = as_written;
-    bool options_differ = false;
-    for (Word& word : lowered) {
-      if (!IsOptionWord(word.text)) continue;
-      std::string lower = Lower(word.text);
-      options_differ = options_differ || lower != word.text;
-      word.text = std::move(lower);
-    }
-    if (options_differ && code_depth == 0) Words(as_written, 0, stdin_source, segment, code_depth);
-    Words(lowered, 0, stdin_source, segment, code_depth);
-    return;
-  }
-  if (name.size() > 4 && name.compare(name.size() - 4, 4, ".exe") == 0) {
-    name.resize(name.size() - 4);
-  }
-  const CommandNode* found = tables_.FindCommand(name);
-  if (found == nullptr) {
-    // python3.12, pip3.11, gcc-12 → python3, pip3, gcc; never format.sh → format.
-    const std::size_t dot = name.find_first_of(".-");
-    if (dot != std::string::npos && dot > 0 && dot + 1 < name.size() &&
-        std::isdigit(static_cast<unsigned char>(name[dot + 1]))) {
-      found = tables_.FindCommand(name.substr(0, dot));
+void Walker::CheckRedirections(const SimpleCommand& command) {
+  for (const Redirection& redirection : command.redirections) {
+    if (redirection.WritesFile()) {
+      CheckWritePath(redirection.target.text, Level::kL1, Level::kL2, command.text,
+                     "Redirects output to");
+    } else if (redirection.ReadsFile()) {
+      CheckReadPath(redirection.target.text, Level::kL0, command.text);
     }
   }
-  if (found == nullptr) {
-    Add(tables_.settings.unknown_command,
-        "'" + Shorten(first.text, 60) + "' is not a command the classifier knows.", segment);
-    for (std::size_t i = start + 1; i < words.size(); ++i) {
-      if (!IsOptionWord(words[i].text))
-        CheckReadPath(words[i].text, tables_.settings.unknown_command, segment);
-    }
-    return;
-  }
-  // Walk down the subcommands: skip options (and their values), take the
-  // first other word if it names a subcommand.
-  using Step = PathStep;
-  std::vector<Step> path{{found, start}};
-  std::size_t i = start + 1;
-  while (i < words.size() && path.back().node->HasSubcommands()) {
-    const CommandNode& current = *path.back().node;
-    const std::string_view text = words[i].text;
-    if (text == "--") break;
-    if (IsOptionWord(text)) {
-      i += Contains(current.options_with_value, text) ? 2u : 1u;
-      continue;
-    }
-    const CommandNode* child = FindChild(current, text);
-    if (child == nullptr) break;
-    path.push_back({child, i});
-    ++i;
-  }
-  const Step& deepest = path.back();
-  std::string label = Join(words, start, start + 1);
-  for (std::size_t p = 1; p < path.size(); ++p) label += " " + words[path[p].index].text;
-  const bool in_project = !cwd_unknown_ && cwd_in_project_;
-  // After `cd /tmp`, `rm -rf x` deletes /tmp/x: the rules see relative
-  // operands as the scratch paths they are (never with `..`).
-  std::vector<Word> in_scratch;
-  const bool unknown_scratch = cwd_unknown_ && cwd_scratch_ && !made_link_;
-  if (unknown_scratch || (!in_project && !cwd_unknown_ && cwd_.rfind("/dev", 0) != 0 &&
-                          PathListMatches(tables_.scratch, cwd_))) {
-    in_scratch = words;
-    for (std::size_t w = start + 1; w < in_scratch.size(); ++w) {
-      std::string& text = in_scratch[w].text;
-      if (text.empty() || text.front() == '/' || text.front() == '~' || text.front() == '$' ||
-          IsOptionWord(text) || text.find("..") != std::string::npos || in_scratch[w].expands ||
-          in_scratch[w].substitutes) {
-        continue;
-      }
-      // Links made earlier in the line are followed.
-      text = unknown_scratch ? "$TMPDIR/" + text : Resolve(text);
-    }
-  }
-  const std::vector<Word>& rule_words = in_scratch.empty() ? words : in_scratch;
-  Level level = deepest.node->level;
-  std::string why = deepest.node->why;
-  bool rule_matched = false;
-  {
-    const ArgView view = ViewArgs(rule_words, deepest.index + 1, deepest.node->options_with_value);
-    for (const ArgRule& rule : deepest.node->rules) {
-      if (RuleMatches(rule, view, tables_.settings.profile, in_project)) {
-        level = rule.level;
-        why = rule.why;
-        rule_matched = true;
-        break;
-      }
-    }
-  }
-  for (std::size_t p = 0; p + 1 < path.size(); ++p) {
-    const ArgView view = ViewArgs(rule_words, path[p].index + 1, path[p].node->options_with_value);
-    for (const ArgRule& rule : path[p].node->rules) {
-      if (RuleMatches(rule, view, tables_.settings.profile, in_project)) {
-        if (rule.level > level) {
-          level = rule.level;
-          why = rule.why;
-          rule_matched = true;
-        }
-        break;
-      }
-    }
-  }
-  // The entry that runs something: the deepest one with `runs`.
-  const CommandNode* runner = nullptr;
-  std::size_t runner_index = start;
-  for (auto step = path.rbegin(); step != path.rend(); ++step) {
-    if (step->node->runs != Runs::kNothing) {
-      runner = step->node;
-      runner_index = step->index;
-      break;
-    }
-  }
-  // `X --help`/`--version` prints and exits, whatever the entry's options.
-  const bool only_help = OnlyHelp(words, deepest.index) == HelpRequest::kOnly;
-  if (runner == nullptr && level > Level::kL0) {
-    const HelpRequest help = OnlyHelp(words, deepest.index);
-    if (help == HelpRequest::kOnly) {
-      level = Level::kL0;
-      why = "'" + label + "' only prints its help or version.";
-    } else if (help == HelpRequest::kWithOperands && level > Level::kL2) {
-      // Most programs print help wherever --help stands; some pass it on.
-      level = Level::kL2;
-      why = "'" + label + "' asks for help, but with operands it might run them.";
-    }
-  }
-  if (why.empty()) {
-    why = "'" + label + "' " + std::string(GenericPhrase(level)) + ".";
-  }
-  const CommandNode& node = *deepest.node;
-  // Positive knowledge: a command is L0/L1 only when each of its options is
-  // on a list of known-safe ones and its operands play known roles. Added
-  // last, so that at a level the command reaches anyway its own reason shows.
-  struct AddLast {
-    Walker* walker;
-    std::optional<Finding> finding;
-    ~AddLast() {
-      if (finding) walker->Add(finding->level, std::move(finding->why), finding->segment);
-    }
-  } not_known{this, std::nullopt};
-  const bool wraps = runner != nullptr && runner->runs == Runs::kWrapper;
-  const bool runs_code = runner != nullptr && runner->runs != Runs::kWrapper &&
-                         runner->runs != Runs::kFind && !rule_matched;
-  if (!node.data_args && !only_help && !wraps && (level <= Level::kL1 || runs_code)) {
-    const OptionScan scan =
-        runner != nullptr && runner->runs == Runs::kFind
-            ? ScanOptions(words, path, words.size(), {"-exec", "-execdir", "-ok", "-okdir"})
-            : ScanOptions(words, path, words.size());
-    // `python -m pytest -x`: the module's options are those of its own entry.
-    OptionScan inner;
-    if (scan.ended && scan.value < words.size() && words[scan.value - 1].text == "-m") {
-      if (const CommandNode* module = tables_.FindCommand(Lower(words[scan.value].text));
-          module != nullptr && module->runs == Runs::kNothing) {
-        inner = ScanOptions(words, {{module, scan.value}}, words.size());
-      }
-    }
-    if (!inner.unknown.empty()) {
-      not_known.finding = Finding{Level::kL2,
-                                  "togmal does not know that '" + label + " " +
-                                      words[scan.value].text + " " + Shorten(inner.unknown, 40) +
-                                      "' is safe (not on the entry's safe_options); a "
-                                      "person decides.",
-                                  std::string(segment)};
-    } else if (!scan.unknown.empty()) {
-      not_known.finding =
-          Finding{Level::kL2,
-                  "togmal does not know that '" + label + " " + Shorten(scan.unknown, 40) +
-                      "' is safe (not on the entry's safe_options); a person decides.",
-                  std::string(segment)};
-    } else if (node.max_operands >= 0 && !scan.ended &&
-               scan.operands.size() > static_cast<std::size_t>(node.max_operands) &&
-               node.writes_operand == 0) {
-      not_known.finding = Finding{
-          Level::kL2,
-          "togmal does not know what the operand '" +
-              Shorten(words[scan.operands[static_cast<std::size_t>(node.max_operands)]].text, 40) +
-              "' of '" + label + "' does (more than it reads); a person decides.",
-          std::string(segment)};
-    }
-  }
-  // Path findings go after the command's own finding (added below, on every
-  // path out of this function), so that the command explains itself first.
-  struct MoveToEnd {
-    std::vector<Finding>* findings;
-    std::size_t begin = 0, end = 0;
-    ~MoveToEnd() {
-      if (findings == nullptr || begin == end) return;
-      std::rotate(findings->begin() + static_cast<std::ptrdiff_t>(begin),
-                  findings->begin() + static_cast<std::ptrdiff_t>(end), findings->end());
-    }
-  } path_findings{findings_, findings_ != nullptr ? findings_->size() : 0, 0};
-  if (node.writes_operand > 0) {
-    const ArgView view = ViewArgs(words, deepest.index + 1, node.options_with_value);
-    const auto nth = static_cast<std::size_t>(node.writes_operand);
-    if (view.positionals.size() >= nth) {
-      CheckWritePath(view.positionals[nth - 1], Level::kL1, Level::kL2, segment, "Writes");
-    }
-    if (node.max_operands >= 0 &&
-        view.positionals.size() > static_cast<std::size_t>(node.max_operands)) {
-      Add(Level::kL2,
-          "togmal does not know what the extra operands of '" + label + "' do; a person decides.",
-          segment);
-    }
-  }
-  // A wrapper's words are the wrapped command's, checked when that command is;
-  // find's are checked up to its -exec. Each word is checked once: linear.
-  const bool wrapper = runner != nullptr && runner->runs == Runs::kWrapper;
-  bool example_copy = false;
-  if (!node.data_args && !wrapper) {
-    const ArgView view = ViewArgs(words, deepest.index + 1, node.options_with_value);
-    const bool sql = runner != nullptr && runner->runs == Runs::kSql;
-    const std::string statement = sql ? Join(words, deepest.index + 1, words.size()) : "";
-    const char* last_operand = view.positionals.empty() ? nullptr : view.positionals.back().data();
-    // cp's sources are only read; mv's are moved away.
-    const bool copies = node.writes_last_arg && found != tables_.FindCommand("mv");
-    // `cp .env.example .env.local`: the new file holds only the example's text.
-    example_copy = copies && view.positionals.size() == 2 &&
-                   CopiesExample(view.positionals[0], view.positionals[1]);
-    for (std::string_view word : view.all) {
-      if (node.runs == Runs::kFind &&
-          (word == "-exec" || word == "-execdir" || word == "-ok" || word == "-okdir")) {
-        break;
-      }
-      if (word == "--" || (IsOptionWord(word) && word.find('=') == std::string_view::npos))
-        continue;
-      std::string_view path_word = word;
-      if (const std::size_t eq = word.find('=');
-          eq != std::string_view::npos && eq + 1 < word.size()) {
-        if (IsOptionWord(word) || word.find('/') > eq) path_word = word.substr(eq + 1);
-      }
-      if (!example_copy || word.data() != last_operand) CheckReadPath(path_word, level, segment);
-      CheckGuardWord(path_word, level, copies && word.data() != last_operand, sql, statement,
-                     segment);
-    }
-  }
-  // writes_args commands write only when their level says they change
-  // something (sed is L0, sed -i L1).
-  if ((node.writes_args && level >= Level::kL1) || node.writes_last_arg) {
-    const ArgView view = ViewArgs(words, deepest.index + 1, node.options_with_value);
-    for (std::size_t a = 0; a < view.positionals.size(); ++a) {
-      if (node.writes_last_arg && (a + 1 != view.positionals.size() || a == 0)) continue;
-      if (example_copy) {
-        Add(Level::kL1,
-            "Copies the documented example '" + Shorten(view.positionals[0], 60) + "' to '" +
-                Shorten(view.positionals[a], 60) +
-                "', a new file inside the project: the copy holds no secret.",
-            segment);
-        wrote_file_ = true;
-        continue;
-      }
-      CheckWritePath(view.positionals[a], Level::kL1, Level::kL2, segment, "Writes");
-    }
-  }
-  if (!wrapper) AnalyseProgram(*found, name, words, start, level, segment, code_depth);
-  // npx reads the package managers' settings (node-options) before it runs the program.
-  if (wrapper && found == tables_.FindCommand("npx") && !cwd_unknown_) {
-    RunnerSettings(cwd_, segment);
-  }
-  if (findings_ != nullptr) path_findings.end = findings_->size();
-  if (name == "cd" || name == "pushd" || name == "ln") TrackDirectory(name, words, start);
-  if (name == "export" || name == "declare" || name == "typeset" || name == "local" ||
-      name == "readonly") {
-    bool exports = name == "export";
-    for (std::size_t a = deepest.index + 1; a < words.size(); ++a) {
-      const std::string& text = words[a].text;
-      if (text.size() > 1 && text[0] == '-' && text.find('x') != std::string::npos) exports = true;
-    }
-    for (std::size_t a = deepest.index + 1; a < words.size(); ++a) {
-      CheckAssignment(words[a].text, segment, exports);
-    }
-  }
-  if (runner != nullptr &&
-      !(rule_matched && runner->runs != Runs::kWrapper && runner->runs != Runs::kFind)) {
-    if (runner->runs == Runs::kWrapper) {
-      Wrapper(path, *runner, level, why, words, runner_index, stdin_source, segment, code_depth);
-      return;
-    }
-    if (runner->runs == Runs::kFind) {
-      Add(level, why, segment);
-      for (std::size_t j = runner_index + 1; j < words.size(); ++j) {
-        const std::string& text = words[j].text;
-        if (text != "-exec" && text != "-execdir" && text != "-ok" && text != "-okdir") continue;
-        std::vector<Word> inner;
-        std::size_t k = j + 1;
-        for (; k < words.size() && words[k].text != ";" && words[k].text != "+"; ++k) {
-          inner.push_back(words[k]);
-        }
-        if (segments_ != nullptr && !inner.empty()) {
-          segments_->push_back(
-              {Join(inner, 0, inner.size()), {}, SegmentOrigin::kWrapped, code_depth + 1});
-          for (const Word& word : inner) segments_->back().argv.push_back(word.text);
-        }
-        ++wrapped_;
-        Words(inner, 0, {}, segment, code_depth + 1);
-        --wrapped_;
-        j = k;
-      }
-      return;
-    }
-    if (runner->runs == Runs::kWindowsShell) {
-      WindowsShell(level, words, runner_index, segment, label, code_depth);
-      return;
-    }
-    Code(*runner, level, words, runner_index, stdin_source, segment, label, code_depth);
-    return;
-  }
-  Add(level, why, segment);
-}
-
-void Walker::Wrapper(const std::vector<PathStep>& path, const CommandNode& node, Level level,
-                     const std::string& why, const std::vector<Word>& words, std::size_t index,
-                     const Stdin& stdin_source, std::string_view segment, int code_depth) {
-  std::size_t j = index + 1;
-  int skip = node.skip_positionals;
-  while (j < words.size()) {
-    const std::string& text = words[j].text;
-    if (text == "--") {
-      ++j;
-      break;
-    }
-    if (IsOptionWord(text)) {
-      for (const std::string& query : node.query_options) {
-        if (FlagMatches(query, text)) {
-          Add(Level::kL0, "'" + words[index].text + " " + text + "' only looks a command up.",
-              segment);
-          return;
-        }
-      }
-      if (Contains(node.code_options, text) && j + 1 < words.size()) {
-        Add(level, why, segment);
-        Line(words[j + 1].text, SegmentOrigin::kShellString, code_depth + 1);
-        return;
-      }
-      j += Contains(node.options_with_value, text) ? 2u : 1u;
-      continue;
-    }
-    if (!words[j].quoted && text.find('=') != std::string::npos &&
-        std::isalpha(static_cast<unsigned char>(text[0]))) {
-      CheckAssignment(text, segment, true);  // env NAME=value
-      ++j;
-      continue;
-    }
-    if (skip > 0) {
-      --skip;
-      ++j;
-      continue;
-    }
-    break;
-  }
-  // The wrapper's own options (`timeout -s KILL 5 …`, `xargs -0 …`), up to the command it runs.
-  if (level <= Level::kL1 && OnlyHelp(words, index) != HelpRequest::kOnly) {
-    std::vector<PathStep> own;
-    for (const PathStep& step : path) {
-      if (step.index <= index) own.push_back(step);
-    }
-    if (const OptionScan scan = ScanOptions(words, own, j); !scan.unknown.empty()) {
-      Add(Level::kL2,
-          "togmal does not know that '" + words[path.front().index].text + " " +
-              Shorten(scan.unknown, 40) +
-              "' is safe (not on the entry's safe_options); a person decides.",
-          segment);
-    }
-  }
-  if (j >= words.size()) {
-    Add(level, why.empty() ? "'" + words[index].text + "' alone runs nothing." : why, segment);
-    // `env` alone prints the environment.
-    if (Lower(words[index].text).ends_with("env")) SecretsShown("env", words, j - 1, segment);
-    return;
-  }
-  if (level > Level::kL0) Add(level, why, segment);
-  if (segments_ != nullptr) {
-    segments_->push_back({Join(words, j, words.size()), {}, SegmentOrigin::kWrapped, code_depth});
-    for (std::size_t k = j; k < words.size(); ++k) segments_->back().argv.push_back(words[k].text);
-  }
-  ++wrapped_;
-  Words(words, j, stdin_source, segment, code_depth);
-  --wrapped_;
 }
 
 }  // namespace togmal::policy

@@ -1,8 +1,13 @@
 #pragma once
-// The walk over a command line that turns it into findings (walker.cpp) and
+// The walk over a command line that turns it into findings: the Walker, the
+// state it carries from one command of a line to the next (LineState), and
 // the helpers it shares with the program analysers (code strings, paths).
+// The walk is spread by concern over walker.cpp (the line, its simple
+// commands), command_walk.cpp (one command's words through the tables),
+// code_strings.cpp, path_checks.cpp and the analysers' files.
 // Internal to togmal_policy.
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +34,12 @@ std::string Shorten(std::string_view text, std::size_t limit = 160);
 std::string_view GenericPhrase(Level level);
 inline bool IsOptionWord(std::string_view word) { return word.size() > 1 && word.front() == '-'; }
 bool Contains(const std::vector<std::string>& list, std::string_view value);
+inline bool NameIn(std::string_view name, std::initializer_list<std::string_view> names) {
+  for (std::string_view candidate : names) {
+    if (name == candidate) return true;
+  }
+  return false;
+}
 
 /// The words of one command from `from` on, split into options and
 /// positional arguments, knowing which options take a value.
@@ -89,6 +100,50 @@ struct Stdin {
   std::string producer;  // for a pipe: the command feeding it
 };
 
+/// Where a shell's or an interpreter's code comes from, as its command line
+/// says (code_strings.cpp).
+struct CodeOperands {
+  std::optional<std::string> code;      // given as text: `-c CODE`, `--eval=CODE`, `sh -c CODE`
+  std::optional<std::string> script;    // the first operand: a file to run (for SQL, a database)
+  bool reads_stdin_explicitly = false;  // `-`: the code comes from stdin
+};
+
+/// What one command of a line leaves for the commands after it (and for the
+/// code strings walked inside it): where relative paths point, what the line
+/// already wrote, what the current command pipes. A Walker walks one line, so
+/// it starts fresh for each; every field names the functions that move it.
+struct LineState {
+  explicit LineState(std::string_view project) : cwd(project) {}
+
+  // Where the command runs. TrackDirectory moves it (`cd`, `pushd`, `ln`);
+  // Resolve, InsideProject and the path checks read it.
+  std::string cwd;             // the project at first; `cd DIR` makes it DIR
+  bool cwd_unknown = false;    // `cd "$X"`: later relative paths point anywhere
+  bool cwd_in_project = true;  // cwd is the project or a directory inside it
+  bool cwd_scratch = false;    // cwd_unknown, but a scratch directory (`cd "$(mktemp -d)"`)
+  bool made_link = false;      // `ln` ran earlier in the line
+  std::unordered_map<std::string, std::string> links;  // `ln -s`: link → target
+
+  // Write-then-run (`echo … > conftest.py && pytest`): CheckWritePath,
+  // CheckWrittenArgs (an example copied) and AnalyseProgram (an archive
+  // unpacked) set wrote_file; Simple copies it to wrote_before as each
+  // command starts.
+  bool wrote_file = false;    // a file inside the project was written in this line
+  bool wrote_before = false;  // … by a command before the current one
+
+  // The current command's pipe, set by Simple; Line keeps the outer
+  // command's across a code string walked in its middle.
+  bool pipes_out = false;  // its output is piped to another command
+  std::string piped_from;  // the command whose output is its stdin
+
+  // Bounds on the walk's own recursion. PackageScript pushes and pops the
+  // package scripts it expands (directory, name) to stop a script that runs
+  // itself; Wrapper and find's -exec count the wrappers inside wrappers
+  // (`nice nice … ls`).
+  std::vector<std::string> scripts_open;
+  int wrapped = 0;
+};
+
 /// Walks a command line, collecting findings and executed segments.
 class Walker {
  public:
@@ -97,7 +152,7 @@ class Walker {
       : tables_(tables),
         project_(cwd),
         project_real_(RealProject(cwd)),
-        cwd_(cwd),
+        line_(cwd),
         findings_(findings),
         segments_(segments) {}
 
@@ -148,16 +203,88 @@ class Walker {
   struct LineFacts {
     std::vector<bool> substituted, recursive;
   };
+  static LineFacts FactsOf(const LexResult& lex);
+  /// One simple command of a lexed line: its assignments, redirections and
+  /// words (walker.cpp).
   void Simple(const LexResult& lex, std::size_t index, const LineFacts& facts, SegmentOrigin origin,
               int code_depth);
+  void CheckRedirections(const SimpleCommand& command);
+
+  // A command's words from `start` on, through the tables (command_walk.cpp).
+  // Words runs these steps in order. The findings of the paths a command
+  // names go after its own finding, and an option the tables do not know
+  // comes last, so that the command explains itself first.
+
+  /// A command as the tables see it: the entries its words name and what
+  /// their rules make of it (JudgeCommand).
+  struct JudgedCommand {
+    std::vector<PathStep> path;  // the program's entry, then each subcommand its words name
+    std::string label;           // the words that named them (`git stash drop`)
+    Level level = Level::kL0;
+    std::string why;
+    bool rule_matched = false;            // an argument rule set the level
+    const CommandNode* runner = nullptr;  // the deepest entry that runs something (`runs`)
+    std::size_t runner_index = 0;         // the index of the word that named it
+  };
   void Words(const std::vector<Word>& words, std::size_t start, const Stdin& stdin_source,
              std::string_view segment, int code_depth);
+  /// `RM -RF`: a program named in capitals, judged as written and lowered.
+  void BothSpellings(const std::vector<Word>& words, std::size_t start, const Stdin& stdin_source,
+                     std::string_view segment, int code_depth);
+  /// The entry of a program name (`python3.12` falls back to `python3`), or null.
+  const CommandNode* FindProgram(const std::string& name) const;
+  void UnknownProgram(const std::vector<Word>& words, std::size_t start, std::string_view segment);
+  JudgedCommand JudgeCommand(const CommandNode& program, const std::vector<Word>& words,
+                             std::size_t start) const;
+  /// The first argument rule that matches, along the path, sets the level
+  /// and reason; a rule higher up only raises them.
+  void ApplyRules(JudgedCommand& command, const std::vector<Word>& words, std::size_t start) const;
+  /// After `cd /tmp`, the words as the rules should see them: relative
+  /// operands as the scratch paths they are (empty: the words as written).
+  std::vector<Word> WordsInScratch(const std::vector<Word>& words, std::size_t start,
+                                   bool in_project) const;
+  /// Why a command that would be L0/L1 is not known to be safe: an option no
+  /// safe_options list names, or an operand more than it reads (empty: none).
+  std::string UnknownOptionReason(const JudgedCommand& command,
+                                  const std::vector<Word>& words) const;
+  /// The paths a command names, reads and writes.
+  void CheckPaths(const JudgedCommand& command, const CommandNode& program,
+                  const std::vector<Word>& words, std::string_view segment);
+  void CheckWrittenOperand(const JudgedCommand& command, const std::vector<Word>& words,
+                           std::string_view segment);
+  /// Returns whether the command copies a documented example to a new file
+  /// (`cp .env.example .env.local`).
+  bool CheckNamedPaths(const JudgedCommand& command, const CommandNode& program,
+                       const std::vector<Word>& words, std::string_view segment);
+  void CheckWrittenArgs(const JudgedCommand& command, const std::vector<Word>& words,
+                        bool example_copy, std::string_view segment);
+  /// `export NAME=v`, `declare -x NAME=v`, `local NAME=v`: the assignments
+  /// among a declaring builtin's words.
+  void CheckDeclaredVariables(std::string_view name, const std::vector<Word>& words,
+                              std::size_t from, std::string_view segment);
+  /// The command's own finding, then what its runner entry runs (a wrapped
+  /// command, find's -exec, a code string).
+  void RunWhatItRuns(const JudgedCommand& command, const std::vector<Word>& words,
+                     const Stdin& stdin_source, std::string_view segment, int code_depth);
+  void Wrapper(const JudgedCommand& command, const std::vector<Word>& words,
+               const Stdin& stdin_source, std::string_view segment, int code_depth);
+  void FindExec(const std::vector<Word>& words, std::size_t index, std::string_view segment,
+                int code_depth);
+  std::size_t FindingCount() const { return findings_ != nullptr ? findings_->size() : 0; }
+  /// Moves the findings [begin, end) after those added since.
+  void MoveToEnd(std::size_t begin, std::size_t end);
+
+  // Code handed to shells, interpreters and SQL clients (code_strings.cpp).
   void Code(const CommandNode& node, Level level, const std::vector<Word>& words, std::size_t index,
             const Stdin& stdin_source, std::string_view segment, std::string_view name,
             int code_depth);
-  void Wrapper(const std::vector<PathStep>& path, const CommandNode& node, Level level,
-               const std::string& why, const std::vector<Word>& words, std::size_t index,
-               const Stdin& stdin_source, std::string_view segment, int code_depth);
+  /// A command string, a script or stdin is walked as a command line.
+  void ShellCode(Level level, const CodeOperands& operands, const Stdin& stdin_source,
+                 std::string_view segment, const std::string& quoted_name, int code_depth);
+  /// Code is scanned for the entry's code_rules, not parsed.
+  void InterpreterCode(const CommandNode& node, Level level, const std::vector<Word>& words,
+                       std::size_t index, CodeOperands operands, const Stdin& stdin_source,
+                       std::string_view segment, const std::string& quoted_name);
   Level ScanText(const CommandNode& node, std::string_view code, std::string* why) const;
   /// `exported`: the variable reaches the programs started (`NAME=v cmd`,
   /// `export`, `env NAME=v`, `declare -x`), not only the shell.
@@ -175,6 +302,13 @@ class Walker {
   void GitElsewhere(const CommandNode& entry, const std::vector<Word>& words, std::size_t start,
                     std::string_view segment);
   void SedScript(const std::vector<Word>& words, std::size_t start, std::string_view segment);
+  /// The scripts of -e/--expression (or the first operand); a script read
+  /// from a file is a finding of its own.
+  std::vector<std::string_view> SedScriptsGiven(const std::vector<Word>& words, std::size_t start,
+                                                std::string_view segment);
+  /// The commands of one sed script that run commands (`e`, `s///e`) or
+  /// read and write files (`r`, `w`, `s///w`).
+  void SedCommands(std::string_view script, std::string_view segment);
   void AwkProgram(const std::vector<Word>& words, std::size_t start, std::string_view segment);
   void ShellBodies(std::string_view name, const std::vector<Word>& words, std::size_t start,
                    std::string_view segment, int code_depth);
@@ -182,6 +316,9 @@ class Walker {
                     std::string_view segment);
   void PackageScript(const CommandNode& entry, const std::vector<Word>& words, std::size_t start,
                      std::string_view segment, int code_depth);
+  struct ScriptCall;  // package_scripts.cpp
+  ScriptCall NamedScript(const CommandNode& entry, const std::vector<Word>& words,
+                         std::size_t start) const;
   void WindowsShell(Level level, const std::vector<Word>& words, std::size_t index,
                     std::string_view segment, std::string_view name, int code_depth);
   /// `cd DIR` moves where later relative paths point; `ln -s T L` makes L point at T.
@@ -196,6 +333,9 @@ class Walker {
                         std::string_view segment);
   void FindCredentials(std::string_view name, const std::vector<Word>& words, std::size_t start,
                        std::string_view segment);
+  /// A search for secrets in what the command piping into it reads, when
+  /// that names where credentials live.
+  bool FiltersSecretPlace(Level level, std::string_view segment);
   /// The home directory, its dot-folders, other homes, / or /etc.
   bool SecretPath(std::string_view path) const;
   /// A file in a home dot-folder whose name says it holds a secret.
@@ -207,22 +347,11 @@ class Walker {
   void WriteThenRun(const CommandNode& entry, Level level, std::string_view segment);
 
   const Tables& tables_;
-  std::string project_;         // the directory the agent runs in
-  std::string project_real_;    // … where it is on disk (links followed)
-  std::string cwd_;             // where the command runs now: moved by `cd`
-  bool cwd_unknown_ = false;    // `cd "$X"`: later relative paths point anywhere
-  bool cwd_in_project_ = true;  // cwd_ is the project or a directory inside it
-  bool cwd_scratch_ = false;    // cwd_unknown_, but a scratch directory (`cd "$(mktemp -d)"`)
-  bool made_link_ = false;      // `ln` ran earlier in the line
-  std::vector<std::string> scripts_open_;  // package scripts being expanded (directory, name)
-  std::unordered_map<std::string, std::string> links_;  // `ln -s`: link → target
-  bool wrote_file_ = false;    // a file inside the project was written in this line
-  bool wrote_before_ = false;  // … by a command before the current one
-  bool pipes_out_ = false;     // the current command's output is piped to another
-  std::string piped_from_;     // the command whose output is the current one's stdin
+  std::string project_;       // the directory the agent runs in
+  std::string project_real_;  // … where it is on disk (links followed)
+  LineState line_;
   std::vector<Finding>* findings_;
   std::vector<ExecutedSegment>* segments_;
-  int wrapped_ = 0;  // wrappers inside wrappers (`nice nice … ls`), bounded
 };
 
 }  // namespace togmal::policy

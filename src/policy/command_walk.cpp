@@ -1,0 +1,500 @@
+// One command's words through the tables: the program's entry and the
+// subcommands its words name, the argument rules, the options no list knows,
+// the paths it names, and what its runner entry runs (a wrapped command,
+// find's -exec, a code string). Walker::Words runs these steps in order.
+#include <algorithm>
+#include <cctype>
+
+#include "walker.h"
+
+namespace togmal::policy {
+
+namespace {
+
+/// The program a word names: `/usr/bin/git` is git.
+std::string ProgramName(const std::string& word) {
+  if (const std::size_t slash = word.rfind('/');
+      slash != std::string::npos && slash + 1 < word.size()) {
+    return word.substr(slash + 1);
+  }
+  return word;
+}
+
+bool IsFindExec(std::string_view word) {
+  return word == "-exec" || word == "-execdir" || word == "-ok" || word == "-okdir";
+}
+
+/// Walks down the subcommands: skips options (and their values), takes the
+/// first other word if it names a subcommand.
+std::vector<PathStep> SubcommandPath(const CommandNode& program, const std::vector<Word>& words,
+                                     std::size_t start) {
+  std::vector<PathStep> path{{&program, start}};
+  std::size_t i = start + 1;
+  while (i < words.size() && path.back().node->HasSubcommands()) {
+    const CommandNode& current = *path.back().node;
+    const std::string_view text = words[i].text;
+    if (text == "--") break;
+    if (IsOptionWord(text)) {
+      i += Contains(current.options_with_value, text) ? 2u : 1u;
+      continue;
+    }
+    const CommandNode* child = FindChild(current, text);
+    if (child == nullptr) break;
+    path.push_back({child, i});
+    ++i;
+  }
+  return path;
+}
+
+}  // namespace
+
+void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdin& stdin_source,
+                   std::string_view segment, int code_depth) {
+  if (start >= words.size()) return;
+  if (line_.wrapped > kMaxWrapped) {
+    Add(tables_.settings.too_deep, "Wrappers are nested too deeply to analyse.", segment);
+    return;
+  }
+  const Word& first = words[start];
+  if (first.expands || first.substitutes) {
+    Add(tables_.settings.unknown_command,
+        "The command to run ('" + Shorten(first.text, 60) + "') is known only at run time.",
+        segment);
+    return;
+  }
+  std::string name = ProgramName(first.text);
+  if (Lower(name) != name) {
+    BothSpellings(words, start, stdin_source, segment, code_depth);
+    return;
+  }
+  if (name.size() > 4 && name.compare(name.size() - 4, 4, ".exe") == 0) {
+    name.resize(name.size() - 4);
+  }
+  const CommandNode* program = FindProgram(name);
+  if (program == nullptr) {
+    UnknownProgram(words, start, segment);
+    return;
+  }
+  const JudgedCommand command = JudgeCommand(*program, words, start);
+  // Positive knowledge: a command is L0/L1 only when each of its options is
+  // on a list of known-safe ones and its operands play known roles. Added
+  // last, so that at a level the command reaches anyway its own reason shows.
+  std::string unknown_option = UnknownOptionReason(command, words);
+  // Path findings go after the command's own finding, so that the command
+  // explains itself first.
+  const std::size_t path_findings_begin = FindingCount();
+  CheckPaths(command, *program, words, segment);
+  const bool wrapper = command.runner != nullptr && command.runner->runs == Runs::kWrapper;
+  if (!wrapper) AnalyseProgram(*program, name, words, start, command.level, segment, code_depth);
+  // npx reads the package managers' settings (node-options) before it runs the program.
+  if (wrapper && program == tables_.FindCommand("npx") && !line_.cwd_unknown) {
+    RunnerSettings(line_.cwd, segment);
+  }
+  const std::size_t path_findings_end = FindingCount();
+  if (name == "cd" || name == "pushd" || name == "ln") TrackDirectory(name, words, start);
+  CheckDeclaredVariables(name, words, command.path.back().index + 1, segment);
+  RunWhatItRuns(command, words, stdin_source, segment, code_depth);
+  MoveToEnd(path_findings_begin, path_findings_end);
+  if (!unknown_option.empty()) Add(Level::kL2, std::move(unknown_option), segment);
+}
+
+void Walker::BothSpellings(const std::vector<Word>& words, std::size_t start,
+                           const Stdin& stdin_source, std::string_view segment, int code_depth) {
+  // Case-insensitive file systems run `RM -RF` as rm. The program still
+  // sees its options as written (`CMAKE -E` is cmake -E), while PowerShell's
+  // parameters ignore case: judge both spellings, the higher level wins.
+  // Only at the top level, so nested code strings cannot double the work
+  // at every depth (a code string is at least L2 anyway).
+  std::vector<Word> as_written(words.begin() + static_cast<std::ptrdiff_t>(start), words.end());
+  as_written.front().text = Lower(as_written.front().text);
+  std::vector<Word> lowered = as_written;
+  bool options_differ = false;
+  for (Word& word : lowered) {
+    if (!IsOptionWord(word.text)) continue;
+    std::string lower = Lower(word.text);
+    options_differ = options_differ || lower != word.text;
+    word.text = std::move(lower);
+  }
+  if (options_differ && code_depth == 0) Words(as_written, 0, stdin_source, segment, code_depth);
+  Words(lowered, 0, stdin_source, segment, code_depth);
+}
+
+const CommandNode* Walker::FindProgram(const std::string& name) const {
+  if (const CommandNode* found = tables_.FindCommand(name); found != nullptr) return found;
+  // python3.12, pip3.11, gcc-12 → python3, pip3, gcc; never format.sh → format.
+  const std::size_t dot = name.find_first_of(".-");
+  if (dot != std::string::npos && dot > 0 && dot + 1 < name.size() &&
+      std::isdigit(static_cast<unsigned char>(name[dot + 1]))) {
+    return tables_.FindCommand(name.substr(0, dot));
+  }
+  return nullptr;
+}
+
+void Walker::UnknownProgram(const std::vector<Word>& words, std::size_t start,
+                            std::string_view segment) {
+  Add(tables_.settings.unknown_command,
+      "'" + Shorten(words[start].text, 60) + "' is not a command the classifier knows.", segment);
+  for (std::size_t i = start + 1; i < words.size(); ++i) {
+    if (!IsOptionWord(words[i].text))
+      CheckReadPath(words[i].text, tables_.settings.unknown_command, segment);
+  }
+}
+
+Walker::JudgedCommand Walker::JudgeCommand(const CommandNode& program,
+                                           const std::vector<Word>& words,
+                                           std::size_t start) const {
+  JudgedCommand command;
+  command.path = SubcommandPath(program, words, start);
+  command.label = Join(words, start, start + 1);
+  for (std::size_t p = 1; p < command.path.size(); ++p) {
+    command.label += " " + words[command.path[p].index].text;
+  }
+  ApplyRules(command, words, start);
+  // The entry that runs something: the deepest one with `runs`.
+  command.runner_index = start;
+  for (auto step = command.path.rbegin(); step != command.path.rend(); ++step) {
+    if (step->node->runs != Runs::kNothing) {
+      command.runner = step->node;
+      command.runner_index = step->index;
+      break;
+    }
+  }
+  // `X --help`/`--version` prints and exits, whatever the entry's options.
+  if (command.runner == nullptr && command.level > Level::kL0) {
+    const HelpRequest help = OnlyHelp(words, command.path.back().index);
+    if (help == HelpRequest::kOnly) {
+      command.level = Level::kL0;
+      command.why = "'" + command.label + "' only prints its help or version.";
+    } else if (help == HelpRequest::kWithOperands && command.level > Level::kL2) {
+      // Most programs print help wherever --help stands; some pass it on.
+      command.level = Level::kL2;
+      command.why = "'" + command.label + "' asks for help, but with operands it might run them.";
+    }
+  }
+  if (command.why.empty()) {
+    command.why = "'" + command.label + "' " + std::string(GenericPhrase(command.level)) + ".";
+  }
+  return command;
+}
+
+void Walker::ApplyRules(JudgedCommand& command, const std::vector<Word>& words,
+                        std::size_t start) const {
+  const bool in_project = !line_.cwd_unknown && line_.cwd_in_project;
+  const std::vector<Word> in_scratch = WordsInScratch(words, start, in_project);
+  const std::vector<Word>& rule_words = in_scratch.empty() ? words : in_scratch;
+  const PathStep& deepest = command.path.back();
+  command.level = deepest.node->level;
+  command.why = deepest.node->why;
+  {
+    const ArgView view = ViewArgs(rule_words, deepest.index + 1, deepest.node->options_with_value);
+    for (const ArgRule& rule : deepest.node->rules) {
+      if (RuleMatches(rule, view, tables_.settings.profile, in_project)) {
+        command.level = rule.level;
+        command.why = rule.why;
+        command.rule_matched = true;
+        break;
+      }
+    }
+  }
+  for (std::size_t p = 0; p + 1 < command.path.size(); ++p) {
+    const PathStep& step = command.path[p];
+    const ArgView view = ViewArgs(rule_words, step.index + 1, step.node->options_with_value);
+    for (const ArgRule& rule : step.node->rules) {
+      if (RuleMatches(rule, view, tables_.settings.profile, in_project)) {
+        if (rule.level > command.level) {
+          command.level = rule.level;
+          command.why = rule.why;
+          command.rule_matched = true;
+        }
+        break;
+      }
+    }
+  }
+}
+
+std::vector<Word> Walker::WordsInScratch(const std::vector<Word>& words, std::size_t start,
+                                         bool in_project) const {
+  // After `cd /tmp`, `rm -rf x` deletes /tmp/x: the rules see relative
+  // operands as the scratch paths they are (never with `..`).
+  std::vector<Word> in_scratch;
+  const bool unknown_scratch = line_.cwd_unknown && line_.cwd_scratch && !line_.made_link;
+  if (!unknown_scratch && (in_project || line_.cwd_unknown || line_.cwd.rfind("/dev", 0) == 0 ||
+                           !PathListMatches(tables_.scratch, line_.cwd))) {
+    return in_scratch;
+  }
+  in_scratch = words;
+  for (std::size_t w = start + 1; w < in_scratch.size(); ++w) {
+    std::string& text = in_scratch[w].text;
+    if (text.empty() || text.front() == '/' || text.front() == '~' || text.front() == '$' ||
+        IsOptionWord(text) || text.find("..") != std::string::npos || in_scratch[w].expands ||
+        in_scratch[w].substitutes) {
+      continue;
+    }
+    // Links made earlier in the line are followed.
+    text = unknown_scratch ? "$TMPDIR/" + text : Resolve(text);
+  }
+  return in_scratch;
+}
+
+std::string Walker::UnknownOptionReason(const JudgedCommand& command,
+                                        const std::vector<Word>& words) const {
+  const CommandNode& node = *command.path.back().node;
+  const CommandNode* runner = command.runner;
+  const bool only_help = OnlyHelp(words, command.path.back().index) == HelpRequest::kOnly;
+  const bool wraps = runner != nullptr && runner->runs == Runs::kWrapper;
+  const bool runs_code = runner != nullptr && runner->runs != Runs::kWrapper &&
+                         runner->runs != Runs::kFind && !command.rule_matched;
+  if (node.data_args || only_help || wraps || (command.level > Level::kL1 && !runs_code)) {
+    return {};
+  }
+  const OptionScan scan =
+      runner != nullptr && runner->runs == Runs::kFind
+          ? ScanOptions(words, command.path, words.size(), {"-exec", "-execdir", "-ok", "-okdir"})
+          : ScanOptions(words, command.path, words.size());
+  // `python -m pytest -x`: the module's options are those of its own entry.
+  OptionScan inner;
+  if (scan.ended && scan.value < words.size() && words[scan.value - 1].text == "-m") {
+    if (const CommandNode* module = tables_.FindCommand(Lower(words[scan.value].text));
+        module != nullptr && module->runs == Runs::kNothing) {
+      inner = ScanOptions(words, {{module, scan.value}}, words.size());
+    }
+  }
+  if (!inner.unknown.empty()) {
+    return "togmal does not know that '" + command.label + " " + words[scan.value].text + " " +
+           Shorten(inner.unknown, 40) +
+           "' is safe (not on the entry's safe_options); a person decides.";
+  }
+  if (!scan.unknown.empty()) {
+    return "togmal does not know that '" + command.label + " " + Shorten(scan.unknown, 40) +
+           "' is safe (not on the entry's safe_options); a person decides.";
+  }
+  if (node.max_operands >= 0 && !scan.ended &&
+      scan.operands.size() > static_cast<std::size_t>(node.max_operands) &&
+      node.writes_operand == 0) {
+    return "togmal does not know what the operand '" +
+           Shorten(words[scan.operands[static_cast<std::size_t>(node.max_operands)]].text, 40) +
+           "' of '" + command.label + "' does (more than it reads); a person decides.";
+  }
+  return {};
+}
+
+void Walker::CheckPaths(const JudgedCommand& command, const CommandNode& program,
+                        const std::vector<Word>& words, std::string_view segment) {
+  const CommandNode& node = *command.path.back().node;
+  if (node.writes_operand > 0) CheckWrittenOperand(command, words, segment);
+  // A wrapper's words are the wrapped command's, checked when that command is;
+  // find's are checked up to its -exec. Each word is checked once: linear.
+  const bool wrapper = command.runner != nullptr && command.runner->runs == Runs::kWrapper;
+  const bool example_copy =
+      !node.data_args && !wrapper && CheckNamedPaths(command, program, words, segment);
+  // writes_args commands write only when their level says they change
+  // something (sed is L0, sed -i L1).
+  if ((node.writes_args && command.level >= Level::kL1) || node.writes_last_arg) {
+    CheckWrittenArgs(command, words, example_copy, segment);
+  }
+}
+
+void Walker::CheckWrittenOperand(const JudgedCommand& command, const std::vector<Word>& words,
+                                 std::string_view segment) {
+  const CommandNode& node = *command.path.back().node;
+  const ArgView view = ViewArgs(words, command.path.back().index + 1, node.options_with_value);
+  const auto nth = static_cast<std::size_t>(node.writes_operand);
+  if (view.positionals.size() >= nth) {
+    CheckWritePath(view.positionals[nth - 1], Level::kL1, Level::kL2, segment, "Writes");
+  }
+  if (node.max_operands >= 0 &&
+      view.positionals.size() > static_cast<std::size_t>(node.max_operands)) {
+    Add(Level::kL2,
+        "togmal does not know what the extra operands of '" + command.label +
+            "' do; a person decides.",
+        segment);
+  }
+}
+
+bool Walker::CheckNamedPaths(const JudgedCommand& command, const CommandNode& program,
+                             const std::vector<Word>& words, std::string_view segment) {
+  const CommandNode& node = *command.path.back().node;
+  const std::size_t first = command.path.back().index + 1;
+  const ArgView view = ViewArgs(words, first, node.options_with_value);
+  const bool sql = command.runner != nullptr && command.runner->runs == Runs::kSql;
+  const std::string statement = sql ? Join(words, first, words.size()) : "";
+  const char* last_operand = view.positionals.empty() ? nullptr : view.positionals.back().data();
+  // cp's sources are only read; mv's are moved away.
+  const bool copies = node.writes_last_arg && &program != tables_.FindCommand("mv");
+  // `cp .env.example .env.local`: the new file holds only the example's text.
+  const bool example_copy = copies && view.positionals.size() == 2 &&
+                            CopiesExample(view.positionals[0], view.positionals[1]);
+  for (std::string_view word : view.all) {
+    if (node.runs == Runs::kFind && IsFindExec(word)) break;
+    if (word == "--" || (IsOptionWord(word) && word.find('=') == std::string_view::npos)) continue;
+    std::string_view path_word = word;
+    if (const std::size_t eq = word.find('=');
+        eq != std::string_view::npos && eq + 1 < word.size()) {
+      if (IsOptionWord(word) || word.find('/') > eq) path_word = word.substr(eq + 1);
+    }
+    if (!example_copy || word.data() != last_operand) {
+      CheckReadPath(path_word, command.level, segment);
+    }
+    CheckGuardWord(path_word, command.level, copies && word.data() != last_operand, sql, statement,
+                   segment);
+  }
+  return example_copy;
+}
+
+void Walker::CheckWrittenArgs(const JudgedCommand& command, const std::vector<Word>& words,
+                              bool example_copy, std::string_view segment) {
+  const CommandNode& node = *command.path.back().node;
+  const ArgView view = ViewArgs(words, command.path.back().index + 1, node.options_with_value);
+  for (std::size_t a = 0; a < view.positionals.size(); ++a) {
+    if (node.writes_last_arg && (a + 1 != view.positionals.size() || a == 0)) continue;
+    if (example_copy) {
+      Add(Level::kL1,
+          "Copies the documented example '" + Shorten(view.positionals[0], 60) + "' to '" +
+              Shorten(view.positionals[a], 60) +
+              "', a new file inside the project: the copy holds no secret.",
+          segment);
+      line_.wrote_file = true;
+      continue;
+    }
+    CheckWritePath(view.positionals[a], Level::kL1, Level::kL2, segment, "Writes");
+  }
+}
+
+void Walker::CheckDeclaredVariables(std::string_view name, const std::vector<Word>& words,
+                                    std::size_t from, std::string_view segment) {
+  if (name != "export" && name != "declare" && name != "typeset" && name != "local" &&
+      name != "readonly") {
+    return;
+  }
+  bool exports = name == "export";
+  for (std::size_t a = from; a < words.size(); ++a) {
+    const std::string& text = words[a].text;
+    if (text.size() > 1 && text[0] == '-' && text.find('x') != std::string::npos) exports = true;
+  }
+  for (std::size_t a = from; a < words.size(); ++a) {
+    CheckAssignment(words[a].text, segment, exports);
+  }
+}
+
+void Walker::RunWhatItRuns(const JudgedCommand& command, const std::vector<Word>& words,
+                           const Stdin& stdin_source, std::string_view segment, int code_depth) {
+  const CommandNode* runner = command.runner;
+  if (runner == nullptr ||
+      (command.rule_matched && runner->runs != Runs::kWrapper && runner->runs != Runs::kFind)) {
+    Add(command.level, command.why, segment);
+    return;
+  }
+  if (runner->runs == Runs::kWrapper) {
+    Wrapper(command, words, stdin_source, segment, code_depth);
+  } else if (runner->runs == Runs::kFind) {
+    Add(command.level, command.why, segment);
+    FindExec(words, command.runner_index, segment, code_depth);
+  } else if (runner->runs == Runs::kWindowsShell) {
+    WindowsShell(command.level, words, command.runner_index, segment, command.label, code_depth);
+  } else {
+    Code(*runner, command.level, words, command.runner_index, stdin_source, segment, command.label,
+         code_depth);
+  }
+}
+
+void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& words,
+                     const Stdin& stdin_source, std::string_view segment, int code_depth) {
+  const CommandNode& node = *command.runner;
+  const std::size_t index = command.runner_index;
+  const Level level = command.level;
+  const std::string& why = command.why;
+  std::size_t j = index + 1;
+  int skip = node.skip_positionals;
+  while (j < words.size()) {
+    const std::string& text = words[j].text;
+    if (text == "--") {
+      ++j;
+      break;
+    }
+    if (IsOptionWord(text)) {
+      for (const std::string& query : node.query_options) {
+        if (FlagMatches(query, text)) {
+          Add(Level::kL0, "'" + words[index].text + " " + text + "' only looks a command up.",
+              segment);
+          return;
+        }
+      }
+      if (Contains(node.code_options, text) && j + 1 < words.size()) {
+        Add(level, why, segment);
+        Line(words[j + 1].text, SegmentOrigin::kShellString, code_depth + 1);
+        return;
+      }
+      j += Contains(node.options_with_value, text) ? 2u : 1u;
+      continue;
+    }
+    if (!words[j].quoted && text.find('=') != std::string::npos &&
+        std::isalpha(static_cast<unsigned char>(text[0]))) {
+      CheckAssignment(text, segment, true);  // env NAME=value
+      ++j;
+      continue;
+    }
+    if (skip > 0) {
+      --skip;
+      ++j;
+      continue;
+    }
+    break;
+  }
+  // The wrapper's own options (`timeout -s KILL 5 …`, `xargs -0 …`), up to the command it runs.
+  if (level <= Level::kL1 && OnlyHelp(words, index) != HelpRequest::kOnly) {
+    std::vector<PathStep> own;
+    for (const PathStep& step : command.path) {
+      if (step.index <= index) own.push_back(step);
+    }
+    if (const OptionScan scan = ScanOptions(words, own, j); !scan.unknown.empty()) {
+      Add(Level::kL2,
+          "togmal does not know that '" + words[command.path.front().index].text + " " +
+              Shorten(scan.unknown, 40) +
+              "' is safe (not on the entry's safe_options); a person decides.",
+          segment);
+    }
+  }
+  if (j >= words.size()) {
+    Add(level, why.empty() ? "'" + words[index].text + "' alone runs nothing." : why, segment);
+    // `env` alone prints the environment.
+    if (Lower(words[index].text).ends_with("env")) SecretsShown("env", words, j - 1, segment);
+    return;
+  }
+  if (level > Level::kL0) Add(level, why, segment);
+  if (segments_ != nullptr) {
+    segments_->push_back({Join(words, j, words.size()), {}, SegmentOrigin::kWrapped, code_depth});
+    for (std::size_t k = j; k < words.size(); ++k) segments_->back().argv.push_back(words[k].text);
+  }
+  ++line_.wrapped;
+  Words(words, j, stdin_source, segment, code_depth);
+  --line_.wrapped;
+}
+
+void Walker::FindExec(const std::vector<Word>& words, std::size_t index, std::string_view segment,
+                      int code_depth) {
+  for (std::size_t j = index + 1; j < words.size(); ++j) {
+    if (!IsFindExec(words[j].text)) continue;
+    std::vector<Word> inner;
+    std::size_t k = j + 1;
+    for (; k < words.size() && words[k].text != ";" && words[k].text != "+"; ++k) {
+      inner.push_back(words[k]);
+    }
+    if (segments_ != nullptr && !inner.empty()) {
+      segments_->push_back(
+          {Join(inner, 0, inner.size()), {}, SegmentOrigin::kWrapped, code_depth + 1});
+      for (const Word& word : inner) segments_->back().argv.push_back(word.text);
+    }
+    ++line_.wrapped;
+    Words(inner, 0, {}, segment, code_depth + 1);
+    --line_.wrapped;
+    j = k;
+  }
+}
+
+void Walker::MoveToEnd(std::size_t begin, std::size_t end) {
+  if (findings_ == nullptr || begin == end) return;
+  std::rotate(findings_->begin() + static_cast<std::ptrdiff_t>(begin),
+              findings_->begin() + static_cast<std::ptrdiff_t>(end), findings_->end());
+}
+
+}  // namespace togmal::policy
