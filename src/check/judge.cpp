@@ -8,6 +8,7 @@
 #include "togmal/policy/classifier.h"
 #include "togmal/rules/rule_loader.h"
 #include "togmal/store/audit_log.h"
+#include "togmal/store/stored_input.h"
 
 namespace togmal::check {
 namespace {
@@ -198,7 +199,8 @@ store::AuditEntry MakeAuditEntry(const ToolCallRequest& call, const rules::Decis
   entry.kind = store::AuditKind::kDecision;
   entry.session = call.session_id.empty() ? std::string(via) : call.session_id;
   entry.tool_name = call.tool_name;
-  entry.input = call.tool_input;
+  // Bounded here already, so that an oversize input is never copied whole.
+  entry.input = store::BoundedInput(call.tool_input);
   entry.decision = std::string(rules::PermissionName(decision.permission));
   entry.level = std::string(policy::LevelName(decision.level));
   entry.rule = decision.rule_id;

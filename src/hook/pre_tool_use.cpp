@@ -42,7 +42,9 @@ json MalformedInput(std::string_view input) {
 struct Progress {
   std::mutex mutex;
   rules::DecisionSettings settings;  ///< the defaults until settings.yaml is read
-  check::ToolCallRequest call;       ///< the parsed call, or the malformed input
+  /// The parsed call, or the malformed input; null until the input is read.
+  /// Shared, not copied: the input can be 50 MB.
+  std::shared_ptr<const check::ToolCallRequest> call;
   store::AuditOptions audit;
   bool sync_every_commit = true;  ///< the safe reading until settings.yaml says otherwise
   std::vector<std::string> warnings;
@@ -137,14 +139,15 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
     rules::DecisionSettings settings;
     std::vector<std::string> warnings;
     std::vector<util::SettingsLayer> layers;
-    check::ToolCallRequest malformed;
-    malformed.tool_input = MalformedInput(input);
+    auto malformed_call = std::make_shared<check::ToolCallRequest>();
+    malformed_call->tool_input = MalformedInput(input);
+    const check::ToolCallRequest& malformed = *malformed_call;
     {
       std::lock_guard lock(state.mutex);
       settings = state.settings;
       warnings = state.warnings;
       layers = state.layers;
-      state.call = malformed;
+      state.call = malformed_call;
       state.stage = "parsing the input";
     }
     const check::Judge judge = HookJudge(options, state.audit, state.sync_every_commit);
@@ -156,15 +159,16 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
                                                   started, warnings)
                                           .decision);
     }
-    auto call = ParseHostInput(options.host, input);
-    if (!call) {
+    auto parsed = ParseHostInput(options.host, input);
+    if (!parsed) {
       return HostAnswer(
           options.host,
-          judge.Refuse(malformed, settings, call.error(), started, warnings).decision);
+          judge.Refuse(malformed, settings, parsed.error(), started, warnings).decision);
     }
+    const auto call = std::make_shared<const check::ToolCallRequest>(std::move(*parsed));
     {
       std::lock_guard lock(state.mutex);
-      state.call = *call;
+      state.call = call;
       state.stage = "loading the policy";
     }
     auto policy = check::LoadPolicy(call->cwd, layers, options.user_rules);
@@ -181,13 +185,15 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
                       call->hook_event_name);
   } catch (const std::exception& e) {
     std::lock_guard lock(state.mutex);
+    const check::ToolCallRequest unread;
+    const check::ToolCallRequest& call = state.call ? *state.call : unread;
     return HostAnswer(
         options.host,
         HookJudge(options, state.audit, state.sync_every_commit)
-            .Refuse(state.call, state.settings, std::string("internal error: ") + e.what(), started,
+            .Refuse(call, state.settings, std::string("internal error: ") + e.what(), started,
                     state.warnings)
             .decision,
-        state.call.hook_event_name);
+        call.hook_event_name);
   } catch (...) {
     return std::string(LastResortAnswer(options.host));
   }
@@ -228,10 +234,11 @@ std::string ReadStdin(std::size_t limit) {
 
 // Answers for the deciding thread if it has not answered within the budget.
 // Whoever claims the answer first writes it; the watchdog then ends the
-// process itself, since the deciding thread may never return.
+// process itself, with the exit code `fallback` returns, since the deciding
+// thread may never return.
 class Watchdog {
  public:
-  Watchdog(Clock::time_point deadline, std::function<std::string()> fallback)
+  Watchdog(Clock::time_point deadline, std::function<int()> fallback)
       : deadline_(deadline), fallback_(std::move(fallback)), thread_([this] { Run(); }) {}
 
   ~Watchdog() {
@@ -252,12 +259,11 @@ class Watchdog {
     if (changed_.wait_until(lock, deadline_, [this] { return finished_; })) return;
     lock.unlock();
     if (!Claim()) return;  // the deciding thread is writing its answer
-    const int code = WriteAnswer(fallback_());
-    std::_Exit(code);
+    std::_Exit(fallback_());
   }
 
   const Clock::time_point deadline_;
-  const std::function<std::string()> fallback_;
+  const std::function<int()> fallback_;
   std::atomic<bool> claimed_{false};
   std::mutex mutex_;
   std::condition_variable changed_;
@@ -288,15 +294,15 @@ int RunHookProcess(const HookOptions& options) {
   } catch (const std::exception& e) {
     spdlog::error("settings: {}", e.what());  // the defaults stay in force
   }
+  std::chrono::milliseconds budget;
+  {
+    std::lock_guard lock(progress.mutex);
+    budget = std::chrono::milliseconds(progress.settings.budget_ms);
+  }
   std::string answer;
   {
-    std::chrono::milliseconds budget;
-    {
-      std::lock_guard lock(progress.mutex);
-      budget = std::chrono::milliseconds(progress.settings.budget_ms);
-    }
-    Watchdog watchdog(started + budget, [&]() -> std::string {
-      check::ToolCallRequest call;
+    Watchdog watchdog(started + budget, [&]() -> int {
+      std::shared_ptr<const check::ToolCallRequest> call;
       rules::DecisionSettings settings;
       std::string stage;
       std::vector<std::string> warnings;
@@ -311,17 +317,21 @@ int RunHookProcess(const HookOptions& options) {
         audit = progress.audit;
         sync_every_commit = progress.sync_every_commit;
       }
-      if (call.tool_name.empty() && call.tool_input.empty()) {
-        call.tool_input = {{"malformed_input", "(not read: the input did not end in time)"}};
+      if (!call) {
+        auto unread = std::make_shared<check::ToolCallRequest>();
+        unread->tool_input = {{"malformed_input", "(not read: the input did not end in time)"}};
+        call = std::move(unread);
       }
       const std::string why =
           "no decision within " + std::to_string(budget.count()) + " ms (stuck " + stage + ")";
       spdlog::error("{}", why);
-      return HostAnswer(options.host,
-                        HookJudge(options, audit, sync_every_commit)
-                            .Refuse(call, settings, why, started, warnings)
-                            .decision,
-                        call.hook_event_name);
+      // The answer first: the host is waiting, and recording may wait for
+      // another process's lock. Then the same decision is recorded, with the
+      // input bounded (store/stored_input.h) however large it is.
+      const int code = WriteAnswer(HostAnswer(
+          options.host, rules::ErrorDecision(settings, why), call->hook_event_name));
+      HookJudge(options, audit, sync_every_commit).Refuse(*call, settings, why, started, warnings);
+      return code;
     });
     answer = Decide(ReadStdin(kMaxHookInputBytes), options, progress, started);
     if (!watchdog.Claim()) {

@@ -13,6 +13,7 @@
 #include "sha256.h"
 #include "togmal/store/database.h"
 #include "togmal/store/redaction.h"
+#include "togmal/store/stored_input.h"
 
 namespace togmal::store {
 
@@ -226,6 +227,11 @@ AuditLog::AuditLog(Database& database, AuditOptions options)
 
 Result<int64_t> AuditLog::Append(AuditEntry entry) {
   try {
+    // An oversize input is stored as its size, digest and beginning
+    // (stored_input.h), before anything walks all of it.
+    if (std::optional<json> record = OversizeInputRecord(entry.input)) {
+      entry.input = std::move(*record);
+    }
     // Every stored text passes the same redaction: reasons and details quote
     // the command. Only the input may be kept raw, when a person opted in.
     if (!options_.store_raw_input) entry.input = RedactSecretsInJson(entry.input);
