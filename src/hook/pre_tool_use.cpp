@@ -13,6 +13,7 @@
 #include <optional>
 #include <thread>
 
+#include "dying_answer.h"
 #include "togmal/check/judge.h"
 #include "togmal/hook/host.h"
 #include "togmal/store/audit_log.h"
@@ -187,13 +188,12 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
     std::lock_guard lock(state.mutex);
     const check::ToolCallRequest unread;
     const check::ToolCallRequest& call = state.call ? *state.call : unread;
-    return HostAnswer(
-        options.host,
-        HookJudge(options, state.audit, state.sync_every_commit)
-            .Refuse(call, state.settings, std::string("internal error: ") + e.what(), started,
-                    state.warnings)
-            .decision,
-        call.hook_event_name);
+    return HostAnswer(options.host,
+                      HookJudge(options, state.audit, state.sync_every_commit)
+                          .Refuse(call, state.settings, std::string("internal error: ") + e.what(),
+                                  started, state.warnings)
+                          .decision,
+                      call.hook_event_name);
   } catch (...) {
     return std::string(LastResortAnswer(options.host));
   }
@@ -233,9 +233,10 @@ std::string ReadStdin(std::size_t limit) {
 }
 
 // Answers for the deciding thread if it has not answered within the budget.
-// Whoever claims the answer first writes it; the watchdog then ends the
-// process itself, with the exit code `fallback` returns, since the deciding
-// thread may never return.
+// Whoever claims the answer first (ClaimTheAnswer: the deciding thread, the
+// watchdog or a signal handler) writes it; the watchdog then ends the process
+// itself, with the exit code `fallback` returns, since the deciding thread may
+// never return.
 class Watchdog {
  public:
   Watchdog(Clock::time_point deadline, std::function<int()> fallback)
@@ -250,21 +251,17 @@ class Watchdog {
     thread_.join();  // returns at once, or never if the watchdog is answering
   }
 
-  /// True if the caller may write its answer; false if the watchdog did.
-  bool Claim() { return !claimed_.exchange(true); }
-
  private:
   void Run() {
     std::unique_lock lock(mutex_);
     if (changed_.wait_until(lock, deadline_, [this] { return finished_; })) return;
     lock.unlock();
-    if (!Claim()) return;  // the deciding thread is writing its answer
+    if (!ClaimTheAnswer()) return;  // the deciding thread is writing its answer
     std::_Exit(fallback_());
   }
 
   const Clock::time_point deadline_;
   const std::function<int()> fallback_;
-  std::atomic<bool> claimed_{false};
   std::mutex mutex_;
   std::condition_variable changed_;
   bool finished_ = false;
@@ -286,18 +283,28 @@ std::string RunPreToolUse(std::string_view input, const HookOptions& options) {
 
 int RunHookProcess(const HookOptions& options) {
   const auto started = Clock::now();
-  // A closed stdout must be an EPIPE we can report, not a silent death.
-  std::signal(SIGPIPE, SIG_IGN);
+  const rules::DecisionSettings defaults;
   Progress progress;
-  try {
-    LoadHookSettings(progress);  // first: the watchdog answers by hook.on_error
-  } catch (const std::exception& e) {
-    spdlog::error("settings: {}", e.what());  // the defaults stay in force
-  }
-  std::chrono::milliseconds budget;
+  std::chrono::milliseconds budget{defaults.budget_ms};
   {
+    // Before any slow work: from here on, being told to stop still answers
+    // (dying_answer.h). A signal that comes while settings.yaml is read waits
+    // for it, so that it gets the on_error answer. The default's answer is
+    // fixed text (a HostAnswer costs about 2% of a hook's instructions in the
+    // debug build); another is formatted once.
+    const HeldSignals held;
+    InstallDyingAnswer(StoppedBySignalAnswer(options.host));
+    try {
+      LoadHookSettings(progress);  // first: the watchdog answers by hook.on_error
+    } catch (const std::exception& e) {
+      spdlog::error("settings: {}", e.what());  // the defaults stay in force
+    }
     std::lock_guard lock(progress.mutex);
     budget = std::chrono::milliseconds(progress.settings.budget_ms);
+    if (progress.settings.on_error != defaults.on_error) {
+      SetDyingAnswer(
+          HostAnswer(options.host, rules::ErrorDecision(progress.settings, kStoppedBySignal)));
+    }
   }
   std::string answer;
   {
@@ -328,14 +335,15 @@ int RunHookProcess(const HookOptions& options) {
       // The answer first: the host is waiting, and recording may wait for
       // another process's lock. Then the same decision is recorded, with the
       // input bounded (store/stored_input.h) however large it is.
-      const int code = WriteAnswer(HostAnswer(
-          options.host, rules::ErrorDecision(settings, why), call->hook_event_name));
+      const int code = WriteAnswer(
+          HostAnswer(options.host, rules::ErrorDecision(settings, why), call->hook_event_name));
       HookJudge(options, audit, sync_every_commit).Refuse(*call, settings, why, started, warnings);
       return code;
     });
     answer = Decide(ReadStdin(kMaxHookInputBytes), options, progress, started);
-    if (!watchdog.Claim()) {
-      // The watchdog is answering and will end the process; wait for it.
+    if (!ClaimTheAnswer()) {
+      // The watchdog or a signal handler is answering and will end the
+      // process; wait for it.
       for (;;) ::pause();
     }
   }

@@ -6,6 +6,7 @@
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Transaction.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <csignal>
 #include <filesystem>
@@ -83,8 +84,9 @@ class HookFaults : public ::testing::Test {
 
   // `togmal audit verify` through the binary: the chain is intact.
   void ExpectVerifiedTrail() {
-    auto verify = RunProcess({TogmalBinary(), "audit", "verify", "--db", (root_ / "togmal.db").string()},
-                             "", env_, std::chrono::seconds(60));
+    auto verify =
+        RunProcess({TogmalBinary(), "audit", "verify", "--db", (root_ / "togmal.db").string()}, "",
+                   env_, std::chrono::seconds(60));
     EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
   }
 
@@ -99,6 +101,112 @@ class HookFaults : public ::testing::Test {
   fs::path root_;
   testing::EnvChanges env_;
 };
+
+// --- Dying still answers ----------------------------------------------------
+
+TEST_F(HookFaults, EachStopSignalIsAnsweredWithTheFailSafeDecision) {
+  Settings("hook:\n  budget_ms: 60000\n");
+  for (const int signal : {SIGTERM, SIGHUP, SIGINT, SIGQUIT}) {
+    ChildProcess hook({TogmalBinary(), "hook"}, env_);
+    ASSERT_TRUE(Catches(hook.pid(), signal)) << "signal " << signal;
+    // Stuck reading: the input never ends.
+    ASSERT_TRUE(hook.Send(R"({"tool_name": "Bash", "tool_input": {"command": )"));
+    hook.Kill(signal);
+    auto line = hook.ReadLine(std::chrono::seconds(20));
+    ASSERT_TRUE(line.has_value()) << "signal " << signal << ": no answer; " << hook.Stderr();
+    EXPECT_EQ(Decision(*line), "ask") << *line;
+    EXPECT_NE(Reason(*line).find("stopped by a signal"), std::string::npos) << *line;
+    EXPECT_FALSE(hook.ReadLine(std::chrono::seconds(5)).has_value()) << "one answer only";
+    // Exit 0: Claude Code reads the JSON of a hook that exits 0 (any other
+    // code but 2 would be a silent allow).
+    EXPECT_EQ(hook.Wait(std::chrono::seconds(20)), 0) << "signal " << signal;
+    EXPECT_NE(hook.Stderr().find("stopped by signal " + std::to_string(signal)), std::string::npos)
+        << hook.Stderr();
+  }
+}
+
+TEST_F(HookFaults, AStopSignalIsAnsweredByOnErrorInTheHostsFormat) {
+  Settings("hook:\n  budget_ms: 60000\n  on_error: deny\n");
+  ChildProcess claude({TogmalBinary(), "hook"}, env_);
+  ASSERT_TRUE(Catches(claude.pid(), SIGTERM));
+  claude.Kill(SIGTERM);
+  auto line = claude.ReadLine(std::chrono::seconds(20));
+  ASSERT_TRUE(line.has_value()) << claude.Stderr();
+  EXPECT_EQ(Decision(*line), "deny") << *line;
+  EXPECT_EQ(claude.Wait(std::chrono::seconds(20)), 0);
+
+  Settings("hook:\n  budget_ms: 60000\n");
+  ChildProcess gemini({TogmalBinary(), "hook", "--host", "gemini"}, env_);
+  ASSERT_TRUE(Catches(gemini.pid(), SIGTERM));
+  gemini.Kill(SIGTERM);
+  auto answer = gemini.ReadLine(std::chrono::seconds(20));
+  ASSERT_TRUE(answer.has_value()) << gemini.Stderr();
+  EXPECT_EQ(json::parse(*answer)["decision"], "ask") << *answer;
+  EXPECT_EQ(gemini.Wait(std::chrono::seconds(20)), 0);
+}
+
+TEST_F(HookFaults, SigpipeIsIgnoredAndTheRealDecisionFollows) {
+  // SIGPIPE does not stop the hook: it still writes its own decision when it
+  // can (and exits 2 when stdout itself is gone: hook_test.cpp).
+  ChildProcess hook({TogmalBinary(), "hook"}, env_);
+  ASSERT_TRUE(Catches(hook.pid(), SIGTERM));
+  hook.Kill(SIGPIPE);
+  ASSERT_TRUE(hook.Send(Event("Bash", {{"command", "ls -la"}}).dump()));
+  hook.CloseStdin();
+  auto line = hook.ReadLine(std::chrono::seconds(20));
+  ASSERT_TRUE(line.has_value()) << hook.Stderr();
+  EXPECT_EQ(Decision(*line), "allow") << *line;
+  EXPECT_EQ(hook.Wait(std::chrono::seconds(20)), 0);
+}
+
+TEST_F(HookFaults, SigtermWhileTheDatabaseIsLockedStillAnswers) {
+  Settings("hook:\n  budget_ms: 60000\n");
+  // Create the database, then hold its write lock.
+  ASSERT_EQ(RunProcess({TogmalBinary(), "hook"}, Event("Bash", {{"command", "ls"}}).dump(), env_,
+                       std::chrono::seconds(60))
+                .exit_code,
+            0);
+  SQLite::Database locker((root_ / "togmal.db").string(), SQLite::OPEN_READWRITE);
+  auto lock = std::make_unique<SQLite::Transaction>(locker, SQLite::TransactionBehavior::IMMEDIATE);
+  ChildProcess hook({TogmalBinary(), "hook"}, env_);
+  ASSERT_TRUE(Catches(hook.pid(), SIGTERM));
+  ASSERT_TRUE(hook.Send(Event("Bash", {{"command", "git status"}}).dump()));
+  hook.CloseStdin();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // into the busy wait
+  hook.Kill(SIGTERM);
+  // Either the signal's answer or, if the lock wait ended first, the
+  // unrecorded decision tightened to ask: never an allow, never nothing.
+  auto line = hook.ReadLine(std::chrono::seconds(20));
+  ASSERT_TRUE(line.has_value()) << hook.Stderr();
+  EXPECT_EQ(Decision(*line), "ask") << *line;
+  EXPECT_EQ(hook.Wait(std::chrono::seconds(20)), 0);
+  lock.reset();  // rolled back: the lock is released
+  ExpectVerifiedTrail();
+}
+
+// --- A database that is not a file -------------------------------------------
+
+TEST_F(HookFaults, ADatabaseThatIsNotAFileStillGetsTheFailSafeAnswer) {
+  // The decision cannot be recorded, so it is never an allow; and the hook
+  // neither blocks on a FIFO nor has SQLite create /dev/null-journal.
+  Settings("hook:\n  budget_ms: 60000\n");
+  const fs::path fifo = root_ / "fifo.db";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  fs::create_symlink("/dev/null", root_ / "null.db");
+  const bool journal_was_there = fs::exists("/dev/null-journal");
+  for (const fs::path& database : {fifo, root_ / "null.db"}) {
+    testing::EnvChanges env = env_;
+    env["TOGMAL_DB"] = database.string();
+    auto result = RunProcess({TogmalBinary(), "hook"}, Event("Bash", {{"command", "ls"}}).dump(),
+                             env, std::chrono::seconds(30));
+    EXPECT_EQ(result.exit_code, 0) << database << ": " << result.err;
+    EXPECT_EQ(Decision(result.out), "ask") << database << ": " << result.out;
+    EXPECT_NE(Reason(result.out).find(database.string()), std::string::npos) << result.out;
+  }
+  if (!journal_was_there) {
+    EXPECT_FALSE(fs::exists("/dev/null-journal"));
+  }
+}
 
 // --- The budget holds for any input -----------------------------------------
 
