@@ -67,14 +67,15 @@ Result<bool> CheckDatabaseFiles(const fs::path& path) {
     if (::stat(path.c_str(), &target) != 0) {
       // Creating through a dangling link would create a file wherever it points.
       return Fail("database path " + path.string() + " is a symbolic link to " +
-                  (errno == ENOENT ? "nothing" : std::string("something unreadable (") +
-                                                      std::strerror(errno) + ")") +
+                  (errno == ENOENT
+                       ? "nothing"
+                       : std::string("something unreadable (") + std::strerror(errno) + ")") +
                   "; remove the link or point --db elsewhere");
     }
     if (!S_ISREG(target.st_mode)) {
       return Fail("database path " + path.string() + " is a symbolic link to " +
-                  FileKind(target.st_mode) + ", not a database file; remove the link or point --db " +
-                  "elsewhere");
+                  FileKind(target.st_mode) +
+                  ", not a database file; remove the link or point --db elsewhere");
     }
     std::error_code error;
     real = fs::canonical(path, error);

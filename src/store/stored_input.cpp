@@ -87,8 +87,7 @@ json Cut(const json& value, std::size_t& budget) {
       }
       const std::size_t keep = budget;
       budget = 0;
-      const std::string_view around =
-          std::string_view(text).substr(0, keep + kRedactionOverlap);
+      const std::string_view around = std::string_view(text).substr(0, keep + kRedactionOverlap);
       return util::Shorten(RedactSecrets(around), keep);
     }
     case json::value_t::object: {

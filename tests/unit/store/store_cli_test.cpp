@@ -239,14 +239,17 @@ TEST_F(StoreCli, AFifoDatabaseIsRefusedByEveryCommandWithoutHanging) {
   const std::string fifo = temp_.dir() + "/fifo.db";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   const std::vector<std::vector<std::string>> commands = {
-      {"audit", "verify", "--db", fifo}, {"audit", "export", "--db", fifo},
-      {"audit", "tail", "--db", fifo},   {"stats", "--db", fifo},
+      {"audit", "verify", "--db", fifo},
+      {"audit", "export", "--db", fifo},
+      {"audit", "tail", "--db", fifo},
+      {"stats", "--db", fifo},
       {"audit", "prune", "--days", "0", "--db", fifo}};
   for (const auto& command : commands) {
     ProcessOutput out = Run(command);
     EXPECT_NE(out.exit_code, 0) << command[1];
     EXPECT_LT(out.exit_code, 128) << command[1] << " was killed: it hung";
-    EXPECT_NE(out.err.find(fifo + " is a FIFO"), std::string::npos) << command[1] << ": " << out.err;
+    EXPECT_NE(out.err.find(fifo + " is a FIFO"), std::string::npos)
+        << command[1] << ": " << out.err;
   }
   // The status line is run by Claude Code all the time: one short line, exit 0.
   ProcessOutput status = Run({"statusline", "--no-color", "--db", fifo});
