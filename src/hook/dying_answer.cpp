@@ -104,7 +104,7 @@ void InstallDyingAnswer(std::string_view static_answer) {
 namespace {
 
 sigset_t AnsweredSet() {
-  sigset_t set;
+  sigset_t set{};
   sigemptyset(&set);
   for (int signal_number : kAnsweredSignals) sigaddset(&set, signal_number);
   return set;
