@@ -14,6 +14,7 @@
 #include "togmal/store/database.h"
 #include "togmal/store/redaction.h"
 #include "togmal/store/stored_input.h"
+#include "togmal/util/text.h"
 
 namespace togmal::store {
 
@@ -237,8 +238,8 @@ Result<int64_t> AuditLog::Append(AuditEntry entry) {
     if (!options_.store_raw_input) entry.input = RedactSecretsInJson(entry.input);
     entry.reasons = RedactSecretsInJson(entry.reasons);
     entry.detail = RedactSecretsInJson(entry.detail);
-    entry.tool_name = RedactSecrets(entry.tool_name);
-    entry.session = RedactSecrets(entry.session);
+    entry.tool_name = RedactSecrets(util::Shorten(entry.tool_name, kMaxStoredFieldBytes));
+    entry.session = RedactSecrets(util::Shorten(entry.session, kMaxStoredFieldBytes));
     entry.input = Normalised(entry.input);
     entry.reasons = Normalised(entry.reasons);
     entry.detail = Normalised(entry.detail);

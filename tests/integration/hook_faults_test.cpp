@@ -300,6 +300,30 @@ TEST_F(HookBudget, OversizeInputIsNotStoredWholeOnTheNormalPath) {
   ExpectVerifiedTrail();
 }
 
+TEST_F(HookBudget, TheHostsOtherFieldsAreStoredBoundedToo) {
+  // Not only the tool input: a megabyte of cwd, session id or tool name is
+  // cut to store::kMaxStoredFieldBytes in the row.
+  Settings("hook:\n  budget_ms: 60000\n");
+  const std::string huge(1u << 20, 'x');
+  json cwd = Event("Bash", {{"command", "ls"}});
+  cwd["cwd"] = "/tmp/" + huge;
+  json session = Event("Bash", {{"command", "ls"}});
+  session["session_id"] = huge;
+  json tool = Event(huge, json::object());
+  for (const json& event : {cwd, session, tool}) {
+    auto result =
+        RunProcess({TogmalBinary(), "hook"}, event.dump(), env_, std::chrono::seconds(60));
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_LT(result.out.size(), 4096u);
+  }
+  const auto entries = Audit();
+  ASSERT_EQ(entries.size(), 3u);
+  for (const store::AuditEntry& entry : entries) {
+    EXPECT_LT(store::CanonicalJson(entry).size(), 3 * store::kMaxStoredFieldBytes + (8u << 10));
+  }
+  ExpectVerifiedTrail();
+}
+
 TEST_F(HookBudget, ALockedDatabaseDoesNotDelayTheFallback) {
   // The watchdog answers first and records afterwards, so a lock held past
   // the hook's busy timeout does not push the answer past the budget.

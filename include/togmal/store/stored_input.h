@@ -22,6 +22,11 @@ namespace togmal::store {
 /// The largest input (JSON text bytes) an audit entry stores whole.
 inline constexpr std::size_t kMaxStoredInputBytes = 64u << 10;
 
+/// The longest text field an audit entry stores (session, tool name, and in
+/// a decision's detail the cwd and the host's ids); a longer one, which only
+/// a broken or hostile agent sends, is cut (util::Shorten, ending in "…").
+inline constexpr std::size_t kMaxStoredFieldBytes = 4096;
+
 /// About how much of an oversize input is kept.
 inline constexpr std::size_t kStoredInputCutBytes = 4u << 10;
 
