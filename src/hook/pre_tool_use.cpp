@@ -172,6 +172,11 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
       state.call = call;
       state.stage = "loading the policy";
     }
+    if (options.host == Host::kCursor && call->hook_event_name == "beforeReadFile") {
+      // Cursor's file-read hook cannot ask: a signal from here on refuses.
+      SetDyingAnswer(HostAnswer(options.host, rules::ErrorDecision(settings, kStoppedBySignal),
+                                call->hook_event_name));
+    }
     auto policy = check::LoadPolicy(call->cwd, layers, options.user_rules);
     if (!policy) {
       return HostAnswer(options.host,

@@ -145,6 +145,37 @@ TEST_F(HookFaults, AStopSignalIsAnsweredByOnErrorInTheHostsFormat) {
   EXPECT_EQ(gemini.Wait(std::chrono::seconds(20)), 0);
 }
 
+TEST_F(HookFaults, CursorsFileReadIsRefusedWhenASignalStopsTheHook) {
+  // Cursor's beforeReadFile cannot ask, so once the hook knows the event, a
+  // signal's answer is deny there. The database is locked, so the hook is
+  // still deciding when the signal comes (if the lock wait ends first, the
+  // unrecorded decision is an ask, which that event turns into deny too).
+  Settings("hook:\n  budget_ms: 60000\n");
+  ASSERT_EQ(RunProcess({TogmalBinary(), "hook"}, Event("Bash", {{"command", "ls"}}).dump(), env_,
+                       std::chrono::seconds(60))
+                .exit_code,
+            0);
+  SQLite::Database locker((root_ / "togmal.db").string(), SQLite::OPEN_READWRITE);
+  auto lock = std::make_unique<SQLite::Transaction>(locker, SQLite::TransactionBehavior::IMMEDIATE);
+  ChildProcess hook({TogmalBinary(), "hook", "--host", "cursor"}, env_);
+  ASSERT_TRUE(Catches(hook.pid(), SIGTERM));
+  const json read = {{"conversation_id", "c"},
+                     {"hook_event_name", "beforeReadFile"},
+                     {"workspace_roots", json::array({(root_ / "proj").string()})},
+                     {"file_path", (root_ / "proj/README.md").string()},
+                     {"content", "hello"}};
+  ASSERT_TRUE(hook.Send(read.dump()));
+  hook.CloseStdin();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  hook.Kill(SIGTERM);
+  auto line = hook.ReadLine(std::chrono::seconds(20));
+  ASSERT_TRUE(line.has_value()) << hook.Stderr();
+  EXPECT_EQ(json::parse(*line)["permission"], "deny") << *line;
+  EXPECT_EQ(hook.Wait(std::chrono::seconds(20)), 0);
+  lock.reset();
+  ExpectVerifiedTrail();
+}
+
 TEST_F(HookFaults, SigpipeIsIgnoredAndTheRealDecisionFollows) {
   // SIGPIPE does not stop the hook: it still writes its own decision when it
   // can (and exits 2 when stdout itself is gone: hook_test.cpp).
