@@ -19,6 +19,7 @@
 #include "togmal/store/audit_log.h"
 #include "togmal/store/database.h"
 #include "togmal/store/settings.h"
+#include "togmal/store/stored_input.h"
 #include "togmal/util/settings_layers.h"
 #include "togmal/util/text.h"
 
@@ -32,10 +33,17 @@ using Clock = std::chrono::steady_clock;
 // well inside the decision budget, far above a commit's usual ~1 ms.
 constexpr int kHookBusyTimeoutMs = 400;
 
-// What to store for input that could not be parsed: enough to see what came.
+// How much of input that could not be parsed is stored.
+constexpr std::size_t kMalformedCutBytes = 2000;
+
+// What to store for input that could not be parsed: enough to see what came,
+// and, when that is cut, the digest of all of it (store/stored_input.h).
 json MalformedInput(std::string_view input) {
-  return {{"malformed_input", util::DumpJson(json(util::Shorten(input, 2000)))},
-          {"bytes", input.size()}};
+  json record = {
+      {"malformed_input", util::DumpJson(json(util::Shorten(input, kMalformedCutBytes)))},
+      {"bytes", input.size()}};
+  if (input.size() > kMalformedCutBytes) record["sha256"] = store::TextDigest(input);
+  return record;
 }
 
 // What the deciding thread has learnt so far. The watchdog answers from it

@@ -134,6 +134,8 @@ std::optional<json> OversizeInputRecord(const json& input) {
                {{"bytes", text.size()}, {"sha256", Sha256Hex(text)}, {"cut", Cut(input, budget)}}}};
 }
 
+std::string TextDigest(std::string_view text) { return Sha256Hex(text); }
+
 json BoundedInput(const json& input) {
   std::optional<json> record = OversizeInputRecord(input);
   return record ? std::move(*record) : input;

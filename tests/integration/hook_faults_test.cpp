@@ -310,6 +310,15 @@ TEST_F(HookBudget, DeepInput) {
   ExpectAnsweredInTimeAndBounded(
       R"({"tool_name": "Bash", "tool_input": {"command": "ls", "x": )" + deep + "}}",
       "200,000 levels");
+  // Input that is not usable JSON is kept as a cut of its text, with its size
+  // and the digest of all of it.
+  const auto entries = Audit();
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_TRUE(entries[0].input.contains("malformed_input"))
+      << entries[0].input.dump().substr(0, 300);
+  EXPECT_EQ(entries[0].input.value("bytes", std::size_t{0}),
+            400000u + 62u);  // with the line end Send adds
+  EXPECT_EQ(entries[0].input.value("sha256", std::string()).size(), 64u);
 }
 
 TEST_F(HookBudget, OversizeInputIsNotStoredWholeOnTheNormalPath) {

@@ -16,6 +16,8 @@
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
+#include <string_view>
 
 namespace togmal::store {
 
@@ -36,6 +38,10 @@ inline constexpr std::size_t kStoredInputCutBytes = 4u << 10;
 /// string cut at the edge is redacted before it is cut, so that half a token
 /// does not slip past the redactor.
 std::optional<nlohmann::json> OversizeInputRecord(const nlohmann::json& input);
+
+/// hex(SHA-256(text)), as an oversize record carries it: for a caller that
+/// keeps only a cut of raw text (the hook's input that is not JSON).
+std::string TextDigest(std::string_view text);
 
 /// `input`, or its oversize record.
 nlohmann::json BoundedInput(const nlohmann::json& input);
