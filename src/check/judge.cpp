@@ -8,6 +8,8 @@
 #include "togmal/policy/classifier.h"
 #include "togmal/rules/rule_loader.h"
 #include "togmal/store/audit_log.h"
+#include "togmal/store/stored_input.h"
+#include "togmal/util/text.h"
 
 namespace togmal::check {
 namespace {
@@ -196,9 +198,14 @@ store::AuditEntry MakeAuditEntry(const ToolCallRequest& call, const rules::Decis
                                  const AllowCodeMark* mark) {
   store::AuditEntry entry;
   entry.kind = store::AuditKind::kDecision;
-  entry.session = call.session_id.empty() ? std::string(via) : call.session_id;
-  entry.tool_name = call.tool_name;
-  entry.input = call.tool_input;
+  // Every field the host sent is stored bounded, like the input.
+  const auto bounded = [](std::string_view text) {
+    return util::Shorten(text, store::kMaxStoredFieldBytes);
+  };
+  entry.session = bounded(call.session_id.empty() ? via : std::string_view(call.session_id));
+  entry.tool_name = bounded(call.tool_name);
+  // Bounded here already, so that an oversize input is never copied whole.
+  entry.input = store::BoundedInput(call.tool_input);
   entry.decision = std::string(rules::PermissionName(decision.permission));
   entry.level = std::string(policy::LevelName(decision.level));
   entry.rule = decision.rule_id;
@@ -206,8 +213,8 @@ store::AuditEntry MakeAuditEntry(const ToolCallRequest& call, const rules::Decis
   entry.reasons = rules::DecisionJson(decision)["reasons"];
   entry.latency_us = latency_us;
   json detail = {{"via", via}, {"reason", decision.reason}};
-  auto put = [&detail](const char* key, const std::string& value) {
-    if (!value.empty()) detail[key] = value;
+  auto put = [&detail, &bounded](const char* key, const std::string& value) {
+    if (!value.empty()) detail[key] = bounded(value);
   };
   put("cwd", call.cwd);
   put("agent_id", call.agent_id);

@@ -107,4 +107,25 @@ std::string_view LastResortAnswer(Host host) {
          "\n";
 }
 
+std::string_view StoppedBySignalAnswer(Host host) {
+  // host_test.cpp checks that each equals what HostAnswer would write.
+  switch (host) {
+    case Host::kClaude:
+    case Host::kCodex:
+      break;
+    case Host::kGemini:
+      return R"x({"decision":"ask","reason":"togmal error: the hook was stopped by a signal before it decided (asking to be safe)"})x"
+             "\n";
+    case Host::kCopilot:
+      return R"x({"permissionDecision":"ask","permissionDecisionReason":"togmal error: the hook was stopped by a signal before it decided (asking to be safe)"})x"
+             "\n";
+    case Host::kCursor:
+      return R"x({"agent_message":"togmal error: the hook was stopped by a signal before it decided (asking to be safe)","permission":"ask","user_message":"togmal error: the hook was stopped by a signal before it decided (asking to be safe)"})x"
+             "\n";
+  }
+  return R"x({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask",)x"
+         R"x("permissionDecisionReason":"togmal error: the hook was stopped by a signal before it decided (asking to be safe)"}})x"
+         "\n";
+}
+
 }  // namespace togmal::hook

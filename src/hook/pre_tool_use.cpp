@@ -13,11 +13,13 @@
 #include <optional>
 #include <thread>
 
+#include "dying_answer.h"
 #include "togmal/check/judge.h"
 #include "togmal/hook/host.h"
 #include "togmal/store/audit_log.h"
 #include "togmal/store/database.h"
 #include "togmal/store/settings.h"
+#include "togmal/store/stored_input.h"
 #include "togmal/util/settings_layers.h"
 #include "togmal/util/text.h"
 
@@ -31,10 +33,17 @@ using Clock = std::chrono::steady_clock;
 // well inside the decision budget, far above a commit's usual ~1 ms.
 constexpr int kHookBusyTimeoutMs = 400;
 
-// What to store for input that could not be parsed: enough to see what came.
+// How much of input that could not be parsed is stored.
+constexpr std::size_t kMalformedCutBytes = 2000;
+
+// What to store for input that could not be parsed: enough to see what came,
+// and, when that is cut, the digest of all of it (store/stored_input.h).
 json MalformedInput(std::string_view input) {
-  return {{"malformed_input", util::DumpJson(json(util::Shorten(input, 2000)))},
-          {"bytes", input.size()}};
+  json record = {
+      {"malformed_input", util::DumpJson(json(util::Shorten(input, kMalformedCutBytes)))},
+      {"bytes", input.size()}};
+  if (input.size() > kMalformedCutBytes) record["sha256"] = store::TextDigest(input);
+  return record;
 }
 
 // What the deciding thread has learnt so far. The watchdog answers from it
@@ -42,7 +51,9 @@ json MalformedInput(std::string_view input) {
 struct Progress {
   std::mutex mutex;
   rules::DecisionSettings settings;  ///< the defaults until settings.yaml is read
-  check::ToolCallRequest call;       ///< the parsed call, or the malformed input
+  /// The parsed call, or the malformed input; null until the input is read.
+  /// Shared, not copied: the input can be 50 MB.
+  std::shared_ptr<const check::ToolCallRequest> call;
   store::AuditOptions audit;
   bool sync_every_commit = true;  ///< the safe reading until settings.yaml says otherwise
   std::vector<std::string> warnings;
@@ -137,14 +148,15 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
     rules::DecisionSettings settings;
     std::vector<std::string> warnings;
     std::vector<util::SettingsLayer> layers;
-    check::ToolCallRequest malformed;
-    malformed.tool_input = MalformedInput(input);
+    auto malformed_call = std::make_shared<check::ToolCallRequest>();
+    malformed_call->tool_input = MalformedInput(input);
+    const check::ToolCallRequest& malformed = *malformed_call;
     {
       std::lock_guard lock(state.mutex);
       settings = state.settings;
       warnings = state.warnings;
       layers = state.layers;
-      state.call = malformed;
+      state.call = malformed_call;
       state.stage = "parsing the input";
     }
     const check::Judge judge = HookJudge(options, state.audit, state.sync_every_commit);
@@ -156,16 +168,22 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
                                                   started, warnings)
                                           .decision);
     }
-    auto call = ParseHostInput(options.host, input);
-    if (!call) {
+    auto parsed = ParseHostInput(options.host, input);
+    if (!parsed) {
       return HostAnswer(
           options.host,
-          judge.Refuse(malformed, settings, call.error(), started, warnings).decision);
+          judge.Refuse(malformed, settings, parsed.error(), started, warnings).decision);
     }
+    const auto call = std::make_shared<const check::ToolCallRequest>(std::move(*parsed));
     {
       std::lock_guard lock(state.mutex);
-      state.call = *call;
+      state.call = call;
       state.stage = "loading the policy";
+    }
+    if (options.host == Host::kCursor && call->hook_event_name == "beforeReadFile") {
+      // Cursor's file-read hook cannot ask: a signal from here on refuses.
+      SetDyingAnswer(HostAnswer(options.host, rules::ErrorDecision(settings, kStoppedBySignal),
+                                call->hook_event_name));
     }
     auto policy = check::LoadPolicy(call->cwd, layers, options.user_rules);
     if (!policy) {
@@ -181,13 +199,14 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
                       call->hook_event_name);
   } catch (const std::exception& e) {
     std::lock_guard lock(state.mutex);
-    return HostAnswer(
-        options.host,
-        HookJudge(options, state.audit, state.sync_every_commit)
-            .Refuse(state.call, state.settings, std::string("internal error: ") + e.what(), started,
-                    state.warnings)
-            .decision,
-        state.call.hook_event_name);
+    const check::ToolCallRequest unread;
+    const check::ToolCallRequest& call = state.call ? *state.call : unread;
+    return HostAnswer(options.host,
+                      HookJudge(options, state.audit, state.sync_every_commit)
+                          .Refuse(call, state.settings, std::string("internal error: ") + e.what(),
+                                  started, state.warnings)
+                          .decision,
+                      call.hook_event_name);
   } catch (...) {
     return std::string(LastResortAnswer(options.host));
   }
@@ -227,11 +246,13 @@ std::string ReadStdin(std::size_t limit) {
 }
 
 // Answers for the deciding thread if it has not answered within the budget.
-// Whoever claims the answer first writes it; the watchdog then ends the
-// process itself, since the deciding thread may never return.
+// Whoever claims the answer first (ClaimTheAnswer: the deciding thread, the
+// watchdog or a signal handler) writes it; the watchdog then ends the process
+// itself, with the exit code `fallback` returns, since the deciding thread may
+// never return.
 class Watchdog {
  public:
-  Watchdog(Clock::time_point deadline, std::function<std::string()> fallback)
+  Watchdog(Clock::time_point deadline, std::function<int()> fallback)
       : deadline_(deadline), fallback_(std::move(fallback)), thread_([this] { Run(); }) {}
 
   ~Watchdog() {
@@ -243,22 +264,17 @@ class Watchdog {
     thread_.join();  // returns at once, or never if the watchdog is answering
   }
 
-  /// True if the caller may write its answer; false if the watchdog did.
-  bool Claim() { return !claimed_.exchange(true); }
-
  private:
   void Run() {
     std::unique_lock lock(mutex_);
     if (changed_.wait_until(lock, deadline_, [this] { return finished_; })) return;
     lock.unlock();
-    if (!Claim()) return;  // the deciding thread is writing its answer
-    const int code = WriteAnswer(fallback_());
-    std::_Exit(code);
+    if (!ClaimTheAnswer()) return;  // the deciding thread is writing its answer
+    std::_Exit(fallback_());
   }
 
   const Clock::time_point deadline_;
-  const std::function<std::string()> fallback_;
-  std::atomic<bool> claimed_{false};
+  const std::function<int()> fallback_;
   std::mutex mutex_;
   std::condition_variable changed_;
   bool finished_ = false;
@@ -280,23 +296,33 @@ std::string RunPreToolUse(std::string_view input, const HookOptions& options) {
 
 int RunHookProcess(const HookOptions& options) {
   const auto started = Clock::now();
-  // A closed stdout must be an EPIPE we can report, not a silent death.
-  std::signal(SIGPIPE, SIG_IGN);
+  const rules::DecisionSettings defaults;
   Progress progress;
-  try {
-    LoadHookSettings(progress);  // first: the watchdog answers by hook.on_error
-  } catch (const std::exception& e) {
-    spdlog::error("settings: {}", e.what());  // the defaults stay in force
+  std::chrono::milliseconds budget{defaults.budget_ms};
+  {
+    // Before any slow work: from here on, being told to stop still answers
+    // (dying_answer.h). A signal that comes while settings.yaml is read waits
+    // for it, so that it gets the on_error answer. The default's answer is
+    // fixed text (a HostAnswer costs about 2% of a hook's instructions in the
+    // debug build); another is formatted once.
+    const HeldSignals held;
+    InstallDyingAnswer(StoppedBySignalAnswer(options.host));
+    try {
+      LoadHookSettings(progress);  // first: the watchdog answers by hook.on_error
+    } catch (const std::exception& e) {
+      spdlog::error("settings: {}", e.what());  // the defaults stay in force
+    }
+    std::lock_guard lock(progress.mutex);
+    budget = std::chrono::milliseconds(progress.settings.budget_ms);
+    if (progress.settings.on_error != defaults.on_error) {
+      SetDyingAnswer(
+          HostAnswer(options.host, rules::ErrorDecision(progress.settings, kStoppedBySignal)));
+    }
   }
   std::string answer;
   {
-    std::chrono::milliseconds budget;
-    {
-      std::lock_guard lock(progress.mutex);
-      budget = std::chrono::milliseconds(progress.settings.budget_ms);
-    }
-    Watchdog watchdog(started + budget, [&]() -> std::string {
-      check::ToolCallRequest call;
+    Watchdog watchdog(started + budget, [&]() -> int {
+      std::shared_ptr<const check::ToolCallRequest> call;
       rules::DecisionSettings settings;
       std::string stage;
       std::vector<std::string> warnings;
@@ -311,21 +337,26 @@ int RunHookProcess(const HookOptions& options) {
         audit = progress.audit;
         sync_every_commit = progress.sync_every_commit;
       }
-      if (call.tool_name.empty() && call.tool_input.empty()) {
-        call.tool_input = {{"malformed_input", "(not read: the input did not end in time)"}};
+      if (!call) {
+        auto unread = std::make_shared<check::ToolCallRequest>();
+        unread->tool_input = {{"malformed_input", "(not read: the input did not end in time)"}};
+        call = std::move(unread);
       }
       const std::string why =
           "no decision within " + std::to_string(budget.count()) + " ms (stuck " + stage + ")";
       spdlog::error("{}", why);
-      return HostAnswer(options.host,
-                        HookJudge(options, audit, sync_every_commit)
-                            .Refuse(call, settings, why, started, warnings)
-                            .decision,
-                        call.hook_event_name);
+      // The answer first: the host is waiting, and recording may wait for
+      // another process's lock. Then the same decision is recorded, with the
+      // input bounded (store/stored_input.h) however large it is.
+      const int code = WriteAnswer(
+          HostAnswer(options.host, rules::ErrorDecision(settings, why), call->hook_event_name));
+      HookJudge(options, audit, sync_every_commit).Refuse(*call, settings, why, started, warnings);
+      return code;
     });
     answer = Decide(ReadStdin(kMaxHookInputBytes), options, progress, started);
-    if (!watchdog.Claim()) {
-      // The watchdog is answering and will end the process; wait for it.
+    if (!ClaimTheAnswer()) {
+      // The watchdog or a signal handler is answering and will end the
+      // process; wait for it.
       for (;;) ::pause();
     }
   }

@@ -13,6 +13,8 @@
 #include "sha256.h"
 #include "togmal/store/database.h"
 #include "togmal/store/redaction.h"
+#include "togmal/store/stored_input.h"
+#include "togmal/util/text.h"
 
 namespace togmal::store {
 
@@ -226,13 +228,18 @@ AuditLog::AuditLog(Database& database, AuditOptions options)
 
 Result<int64_t> AuditLog::Append(AuditEntry entry) {
   try {
+    // An oversize input is stored as its size, digest and beginning
+    // (stored_input.h), before anything walks all of it.
+    if (std::optional<json> record = OversizeInputRecord(entry.input)) {
+      entry.input = std::move(*record);
+    }
     // Every stored text passes the same redaction: reasons and details quote
     // the command. Only the input may be kept raw, when a person opted in.
     if (!options_.store_raw_input) entry.input = RedactSecretsInJson(entry.input);
     entry.reasons = RedactSecretsInJson(entry.reasons);
     entry.detail = RedactSecretsInJson(entry.detail);
-    entry.tool_name = RedactSecrets(entry.tool_name);
-    entry.session = RedactSecrets(entry.session);
+    entry.tool_name = RedactSecrets(util::Shorten(entry.tool_name, kMaxStoredFieldBytes));
+    entry.session = RedactSecrets(util::Shorten(entry.session, kMaxStoredFieldBytes));
     entry.input = Normalised(entry.input);
     entry.reasons = Normalised(entry.reasons);
     entry.detail = Normalised(entry.detail);

@@ -6,6 +6,7 @@
 #include <SQLiteCpp/Transaction.h>
 #include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -31,9 +32,74 @@ namespace {
 
 int ReadUserVersion(SQLite::Database& db) { return db.execAndGet("PRAGMA user_version").getInt(); }
 
+// What a file that is not a regular file is, for the message.
+const char* FileKind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a folder";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+// SQLite must only ever see a regular file, or nothing: reading a FIFO blocks
+// until someone writes to it (a read-only command would hang forever), and
+// next to a device it would create its journal (`/dev/null-journal`). The
+// companion files SQLite opens itself (-wal, -shm, -journal; next to the
+// link's target when the database is a symbolic link) must be regular or
+// absent too. On success, says whether the database exists.
+Result<bool> CheckDatabaseFiles(const fs::path& path) {
+  struct stat link_info {};
+  bool exists = true;
+  if (::lstat(path.c_str(), &link_info) != 0) {
+    // A folder that is missing (or a file in its way) is for the caller to
+    // create or report; anything else is reported here.
+    if (errno != ENOENT && errno != ENOTDIR) {
+      return Fail("cannot use the database " + path.string() + ": " + std::strerror(errno));
+    }
+    exists = false;
+  }
+  fs::path real = path;
+  if (!exists) {
+    // Nothing to check but the companions a previous database may have left.
+  } else if (S_ISLNK(link_info.st_mode)) {
+    struct stat target {};
+    if (::stat(path.c_str(), &target) != 0) {
+      // Creating through a dangling link would create a file wherever it points.
+      return Fail("database path " + path.string() + " is a symbolic link to " +
+                  (errno == ENOENT
+                       ? "nothing"
+                       : std::string("something unreadable (") + std::strerror(errno) + ")") +
+                  "; remove the link or point --db elsewhere");
+    }
+    if (!S_ISREG(target.st_mode)) {
+      return Fail("database path " + path.string() + " is a symbolic link to " +
+                  FileKind(target.st_mode) +
+                  ", not a database file; remove the link or point --db elsewhere");
+    }
+    std::error_code error;
+    real = fs::canonical(path, error);
+    if (error) real = path;
+  } else if (!S_ISREG(link_info.st_mode)) {
+    return Fail("database path " + path.string() + " is " + FileKind(link_info.st_mode) +
+                ", not a database file; point --db (or $TOGMAL_DB) at a file");
+  }
+  for (const char* suffix : {"-wal", "-shm", "-journal"}) {
+    const std::string companion = real.string() + suffix;
+    struct stat info {};
+    if (::stat(companion.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
+      return Fail("database " + path.string() + " cannot be used: its " + companion + " is " +
+                  FileKind(info.st_mode) + ", not a regular file; remove it");
+    }
+  }
+  return exists;
+}
+
 // Creates the folder (0700) and an empty database file (0600) so SQLite never
 // creates them with the umask's looser modes; its -wal and -shm files copy the
-// database file's mode.
+// database file's mode. O_EXCL | O_NOFOLLOW: nothing that appeared since
+// CheckDatabaseFiles (a link, a FIFO) is followed or opened; whatever is
+// there then is checked again.
 Result<void> CreateFileIfMissing(const fs::path& path) {
   std::error_code error;
   const fs::path folder = path.parent_path();
@@ -43,8 +109,13 @@ Result<void> CreateFileIfMissing(const fs::path& path) {
     }
     fs::permissions(folder, fs::perms::owner_all, fs::perm_options::replace, error);
   }
-  const int fd = ::open(path.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+  const int fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0600);
   if (fd < 0) {
+    if (errno == EEXIST) {  // another process was first, or something else is there
+      auto again = CheckDatabaseFiles(path);
+      if (!again) return Fail(again.error());
+      if (*again) return {};
+    }
     return Fail("cannot create the database " + path.string() + ": " + std::strerror(errno));
   }
   ::close(fd);
@@ -224,14 +295,12 @@ OpenAttempt OpenOnce(const fs::path& path, const OpenOptions& options) {
 
 Result<Database> Database::Open(const fs::path& path, OpenOptions options) {
   if (path.empty()) {
-    return Fail("no database path: no home directory is known (set HOME, XDG_DATA_HOME or TOGMAL_DB)");
+    return Fail(
+        "no database path: no home directory is known (set HOME, XDG_DATA_HOME or TOGMAL_DB)");
   }
-  std::error_code error;
-  const fs::file_status status = fs::status(path, error);  // one stat for all three checks
-  if (fs::is_directory(status)) {
-    return Fail("database path " + path.string() + " is a folder, not a file");
-  }
-  if (!fs::exists(status)) {
+  auto exists = CheckDatabaseFiles(path);
+  if (!exists) return Fail(exists.error());
+  if (!*exists) {
     if (options.read_only) {
       return Fail("no database at " + path.string() + " (nothing has been recorded yet)");
     }

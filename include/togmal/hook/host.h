@@ -49,4 +49,13 @@ std::string HostAnswer(Host host, const rules::Decision& decision, std::string_v
 /// A fixed, valid "ask" answer for `host`, for when building one failed.
 std::string_view LastResortAnswer(Host host);
 
+/// Why the hook answers on_error's decision when a signal stops it first.
+inline constexpr std::string_view kStoppedBySignal =
+    "the hook was stopped by a signal before it decided";
+
+/// HostAnswer(host, rules::ErrorDecision({}, kStoppedBySignal)) as fixed
+/// text: the answer a signal gets with hook.on_error at its default (ask),
+/// ready before anything is formatted (hook/dying_answer.h).
+std::string_view StoppedBySignalAnswer(Host host);
+
 }  // namespace togmal::hook

@@ -7,8 +7,10 @@
 ///
 /// Claude Code lets a call through when its hook crashes, prints nothing or
 /// runs past its timeout, so the process also keeps a wall-clock budget: past
-/// it, a watchdog thread records and prints `hook.on_error`'s answer itself,
-/// whatever the deciding thread is stuck in. If no answer can be written to
+/// it, a watchdog thread prints `hook.on_error`'s answer itself, whatever the
+/// deciding thread is stuck in, and records it afterwards (with the input
+/// bounded: store/stored_input.h), so that neither a locked database nor a
+/// huge input delays the answer. If no answer can be written to
 /// stdout the process exits 2 with the reason on stderr, which Claude Code
 /// treats as a block.
 

@@ -256,5 +256,15 @@ TEST(HostAnswer, LastResortIsValidAndNeverAnAllow) {
   }
 }
 
+TEST(HostAnswer, TheFixedSignalAnswerIsWhatHostAnswerWouldWrite) {
+  // Fixed text so that nothing is formatted before the hook can be stopped;
+  // it must not drift from the answer the same error gets any other way.
+  const rules::Decision stopped = rules::ErrorDecision({}, kStoppedBySignal);
+  for (std::string_view name : HostNames()) {
+    const Host host = *HostNamed(name);
+    EXPECT_EQ(StoppedBySignalAnswer(host), HostAnswer(host, stopped)) << name;
+  }
+}
+
 }  // namespace
 }  // namespace togmal::hook

@@ -293,5 +293,49 @@ TEST(Database, InMemoryHasTheSchema) {
   EXPECT_EQ(db->sql().execAndGet("PRAGMA user_version").getInt(), kSchemaVersion);
 }
 
+// SQLite must only see a regular file or nothing: a FIFO blocks a reader
+// forever, a device gets a journal created beside it (`/dev/null-journal`).
+TEST(Database, OnlyARegularFileOrNothingIsOpened) {
+  TempDatabase temp;
+  const fs::path dir = temp.dir();
+  const fs::path fifo = dir / "fifo.db";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const bool read_only : {true, false}) {
+    auto db = Database::Open(fifo, {.read_only = read_only});
+    ASSERT_FALSE(db.ok()) << "read_only " << read_only;
+    EXPECT_NE(db.error().find(fifo.string() + " is a FIFO"), std::string::npos) << db.error();
+  }
+
+  const bool journal_was_there = fs::exists("/dev/null-journal");
+  fs::create_symlink("/dev/null", dir / "null.db");
+  auto to_null = Database::Open(dir / "null.db");
+  ASSERT_FALSE(to_null.ok());
+  EXPECT_NE(to_null.error().find("symbolic link to a character device"), std::string::npos)
+      << to_null.error();
+  if (!journal_was_there) {
+    EXPECT_FALSE(fs::exists("/dev/null-journal"));
+  }
+
+  // A link to nothing is not followed to create a file wherever it points.
+  fs::create_symlink(dir / "elsewhere.db", dir / "dangling.db");
+  auto dangling = Database::Open(dir / "dangling.db");
+  ASSERT_FALSE(dangling.ok());
+  EXPECT_NE(dangling.error().find("symbolic link to nothing"), std::string::npos)
+      << dangling.error();
+  EXPECT_FALSE(fs::exists(dir / "elsewhere.db"));
+
+  // A link to a database file is a database file.
+  { ASSERT_TRUE(Database::Open(dir / "real.db").ok()); }
+  fs::create_symlink(dir / "real.db", dir / "link.db");
+  EXPECT_TRUE(Database::Open(dir / "link.db").ok());
+
+  // The files SQLite opens beside the database are held to the same rule.
+  ASSERT_EQ(::mkfifo((dir / "fresh.db-journal").c_str(), 0600), 0);
+  auto fresh = Database::Open(dir / "fresh.db");
+  ASSERT_FALSE(fresh.ok());
+  EXPECT_NE(fresh.error().find("fresh.db-journal is a FIFO"), std::string::npos) << fresh.error();
+  EXPECT_FALSE(fs::exists(dir / "fresh.db"));
+}
+
 }  // namespace
 }  // namespace togmal::store

@@ -1,5 +1,6 @@
 // `togmal audit …` and `togmal stats` through the built binary.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <fstream>
 #include <sstream>
@@ -229,6 +230,32 @@ TEST_F(StoreCli, StatsUsesTheConfiguredCapacity) {
   EXPECT_EQ(bad.exit_code, 78);
   EXPECT_NE(bad.err.find("settings.yaml:2: taxonomy.capacity must be a number"), std::string::npos)
       << bad.err;
+}
+
+// Every command opens the database the same careful way: a FIFO (or a
+// device) is refused at once, naming the path and why, instead of blocking
+// the reader forever. Generous timeouts: a hang fails the test, not the run.
+TEST_F(StoreCli, AFifoDatabaseIsRefusedByEveryCommandWithoutHanging) {
+  const std::string fifo = temp_.dir() + "/fifo.db";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::vector<std::vector<std::string>> commands = {
+      {"audit", "verify", "--db", fifo},
+      {"audit", "export", "--db", fifo},
+      {"audit", "tail", "--db", fifo},
+      {"stats", "--db", fifo},
+      {"audit", "prune", "--days", "0", "--db", fifo}};
+  for (const auto& command : commands) {
+    ProcessOutput out = Run(command);
+    EXPECT_NE(out.exit_code, 0) << command[1];
+    EXPECT_LT(out.exit_code, 128) << command[1] << " was killed: it hung";
+    EXPECT_NE(out.err.find(fifo + " is a FIFO"), std::string::npos)
+        << command[1] << ": " << out.err;
+  }
+  // The status line is run by Claude Code all the time: one short line, exit 0.
+  ProcessOutput status = Run({"statusline", "--no-color", "--db", fifo});
+  EXPECT_EQ(status.exit_code, 0) << status.err;
+  EXPECT_NE(status.out.find("audit unreadable"), std::string::npos) << status.out;
+  EXPECT_EQ(status.out.find('\n'), status.out.size() - 1) << status.out;
 }
 
 }  // namespace
