@@ -1,11 +1,16 @@
 // `togmal audit verify|tail|export|prune`: read and check the audit trail.
 #include <spdlog/spdlog.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "command.h"
 #include "database_option.h"
@@ -48,38 +53,136 @@ std::string Summary(const json& value, std::size_t max) {
   return text;
 }
 
-// One readable line per entry.
-std::string HumanLine(const store::AuditEntry& entry) {
-  std::string line = "#" + std::to_string(entry.id) + " " + entry.time + " " +
-                     std::string(store::AuditKindName(entry.kind));
-  auto add = [&line](const std::string& label, const std::string& value) {
-    if (!value.empty()) line += " " + label + value;
-  };
-  switch (entry.kind) {
-    case store::AuditKind::kDecision:
-      add("", entry.decision);
-      add("", entry.level);
-      add("", entry.tool_name);
-      add("rule=", entry.rule);
-      if (!entry.input.is_null()) {
-        const json& input = entry.input;
-        const json shown =
-            input.is_object() && input.contains("command") ? input["command"] : input;
-        line += " " + Summary(shown, 100);
-      }
-      if (entry.latency_us > 0) line += " (" + std::to_string(entry.latency_us) + " µs)";
-      break;
-    case store::AuditKind::kCheckpoint:
-      line += " pruned through #" +
-              std::to_string(entry.detail.value("pruned_through_id", int64_t{0})) + " (" +
-              std::to_string(entry.detail.value("pruned_count", int64_t{0})) + " entries)";
-      break;
-    default:
-      add("", entry.tool_name);
-      add("session=", entry.session);
-      if (!entry.detail.is_null()) line += " " + Summary(entry.detail, 160);
+// The width to fit lines to: the terminal's, or none (0) when stdout is a
+// file or a pipe, which get whole lines.
+std::size_t TerminalWidth() {
+  struct winsize size {};
+  if (::isatty(STDOUT_FILENO) == 0 || ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0) return 0;
+  return size.ws_col >= 40 ? size.ws_col : 0;
+}
+
+// `line` cut to `width` display columns (UTF-8 aware; 0: not cut).
+std::string FitTo(const std::string& line, std::size_t width) {
+  if (width == 0) return line;
+  std::size_t columns = 0;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if ((static_cast<unsigned char>(line[i]) & 0xc0) == 0x80) continue;  // continuation byte
+    if (++columns == width) return line.substr(0, i) + "…";
   }
   return line;
+}
+
+// The project a decision was made in: the last name of its cwd.
+std::string ProjectName(const json& detail) {
+  const std::string cwd = detail.is_object() ? detail.value("cwd", std::string()) : std::string();
+  const std::size_t slash = cwd.find_last_of('/', cwd.size() > 1 ? cwd.size() - 2 : 0);
+  return slash == std::string::npos || cwd.size() <= 1 ? cwd : cwd.substr(slash + 1);
+}
+
+// Padded to `width` columns (names are ASCII here: decisions, levels, tools).
+std::string Column(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text + " " : text + std::string(width - text.size() + 1, ' ');
+}
+
+// A decision on one line in columns (time, decision, level, tool, project,
+// what the call did), then its reason and allow code or grant on the next.
+std::string DecisionLines(const store::AuditEntry& entry) {
+  std::string time = entry.time.substr(0, 19);
+  if (time.size() > 10) time[10] = ' ';
+  const json& input = entry.input;
+  const json shown = input.is_object() && input.contains("command")     ? input["command"]
+                     : input.is_object() && input.contains("file_path") ? input["file_path"]
+                                                                        : input;
+  std::string line = Column("#" + std::to_string(entry.id), 6) + time + "  " +
+                     Column(entry.decision, 5) + Column(entry.level, 2) +
+                     Column(entry.tool_name, 10) + Column(ProjectName(entry.detail), 12) +
+                     (shown.is_null() ? std::string() : Summary(shown, 200));
+  std::string why = entry.detail.is_object() ? entry.detail.value("reason", std::string()) : "";
+  if (entry.detail.is_object() && entry.detail.contains("allowed_by")) {
+    const json& grant = entry.detail["allowed_by"];
+    why += (why.empty() ? "" : " · ") + std::string("let through by grant #") +
+           std::to_string(grant.value("grant_id", int64_t{0}));
+  } else if (entry.detail.is_object() && entry.detail.contains("allow_code") &&
+             why.find("togmal allow ") == std::string::npos) {
+    why += (why.empty() ? "" : " · ") + std::string("togmal allow ") +
+           entry.detail.value("allow_code", std::string());
+  }
+  if (!entry.rule.empty()) why += " [rule " + entry.rule + "]";
+  if (!why.empty()) line += "\n      " + Summary(why, 1000);
+  return line;
+}
+
+// One readable entry (a decision takes two lines).
+std::string HumanLine(const store::AuditEntry& entry) {
+  if (entry.kind == store::AuditKind::kDecision) return DecisionLines(entry);
+  std::string line = "#" + std::to_string(entry.id) + " " + entry.time + " " +
+                     std::string(store::AuditKindName(entry.kind));
+  if (entry.kind == store::AuditKind::kCheckpoint) {
+    return line + " pruned through #" +
+           std::to_string(entry.detail.value("pruned_through_id", int64_t{0})) + " (" +
+           std::to_string(entry.detail.value("pruned_count", int64_t{0})) + " entries)";
+  }
+  if (!entry.tool_name.empty()) line += " " + entry.tool_name;
+  if (!entry.session.empty()) line += " session=" + entry.session;
+  if (!entry.detail.is_null()) line += " " + Summary(entry.detail, 160);
+  return line;
+}
+
+// Each line of `text` fitted to the terminal.
+void PrintFitted(const std::string& text, std::size_t width) {
+  std::size_t from = 0;
+  while (from <= text.size()) {
+    const std::size_t end = std::min(text.find('\n', from), text.size());
+    std::cout << FitTo(text.substr(from, end - from), width) << "\n";
+    from = end + 1;
+  }
+}
+
+// --since/--until/--decision/--level/--project/--tool/--session, shared by
+// tail and export.
+struct FilterOptions {
+  std::string since, until, project, tool, session;
+  std::vector<std::string> decisions, levels;
+};
+
+void AddFilterOptions(CLI::App& command, FilterOptions& options) {
+  command.add_option("--since", options.since,
+                     "Entries from this time on: a duration back (30m, 12h, 7d, 2w) or a UTC date "
+                     "(2026-11-27, 2026-11-27T14:00)");
+  command.add_option("--until", options.until, "Entries before this time (same forms)");
+  command.add_option("--decision", options.decisions, "allow, pass, ask, deny (repeat or a,b)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"allow", "pass", "ask", "deny"}));
+  command.add_option("--level", options.levels, "L0, L1, L2, L3 (repeat or a,b)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"L0", "L1", "L2", "L3"}));
+  command.add_option("--project", options.project,
+                     "Calls made in this directory or below it (`.`: the current one)");
+  command.add_option("--tool", options.tool, "Calls of this tool (Bash, Write, …)");
+  command.add_option("--session", options.session, "Calls of this host session id");
+}
+
+Result<store::AuditFilter> ToFilter(const FilterOptions& options) {
+  store::AuditFilter filter;
+  const auto now = std::chrono::system_clock::now();
+  for (auto [text, bound] :
+       {std::pair{&options.since, &filter.since}, std::pair{&options.until, &filter.until}}) {
+    if (text->empty()) continue;
+    auto parsed = store::ParseTimeBound(*text, now);
+    if (!parsed) return Fail(parsed.error());
+    *bound = std::move(*parsed);
+  }
+  filter.decisions = options.decisions;
+  filter.levels = options.levels;
+  filter.tool = options.tool;
+  filter.session = options.session;
+  if (!options.project.empty()) {
+    std::error_code error;
+    const std::filesystem::path absolute = std::filesystem::absolute(options.project, error);
+    if (error) return Fail("--project " + options.project + ": " + error.message());
+    filter.project = absolute.lexically_normal().string();
+  }
+  return filter;
 }
 
 struct VerifyOptions {
@@ -117,6 +220,7 @@ int Verify(const VerifyOptions& options) {
 
 struct TailOptions {
   DatabaseOption db;
+  FilterOptions filter;
   int64_t count = 20;
   bool follow = false;
   bool json_output = false;
@@ -127,11 +231,21 @@ int Tail(const TailOptions& options) {
   int exit_code = kExitOk;
   auto db = OpenForReading(options.db, exit_code);
   if (!db) return exit_code;
+  auto filter = ToFilter(options.filter);
+  if (!filter) {
+    std::cerr << "togmal: " << filter.error() << "\n";
+    return kExitUsage;
+  }
   store::AuditLog log(*db);
-  auto print = [&options](const store::AuditEntry& entry) {
-    std::cout << (options.json_output ? Dump(store::ToJson(entry)) : HumanLine(entry)) << "\n";
+  const std::size_t width = options.json_output ? 0 : TerminalWidth();
+  auto print = [&options, width](const store::AuditEntry& entry) {
+    if (options.json_output) {
+      std::cout << Dump(store::ToJson(entry)) << "\n";
+    } else {
+      PrintFitted(HumanLine(entry), width);
+    }
   };
-  auto tail = log.Tail(options.count);
+  auto tail = log.Tail(options.count, *filter);
   if (!tail) {
     std::cerr << "togmal: " << tail.error() << "\n";
     return kExitFailure;
@@ -143,7 +257,7 @@ int Tail(const TailOptions& options) {
   }
   if (tail->empty()) {
     // Follow from the current end, not from the beginning.
-    auto newest = log.Tail(1);
+    auto newest = log.Tail(1);  // any entry: where the end is, not what matches
     if (newest && !newest->empty()) last_id = newest->back().id;
   }
   std::cout << std::flush;
@@ -154,10 +268,16 @@ int Tail(const TailOptions& options) {
       std::cerr << "togmal: " << fresh.error() << "\n";
       return kExitFailure;
     }
-    for (const store::AuditEntry& entry : *fresh) {
-      print(entry);
-      last_id = entry.id;
+    if (fresh->empty()) continue;
+    auto matching = log.After(last_id, 1000, *filter);
+    if (!matching) {
+      std::cerr << "togmal: " << matching.error() << "\n";
+      return kExitFailure;
     }
+    for (const store::AuditEntry& entry : *matching) {
+      if (entry.id <= fresh->back().id) print(entry);
+    }
+    last_id = fresh->back().id;
     std::cout << std::flush;
   }
   return kExitOk;
@@ -165,11 +285,17 @@ int Tail(const TailOptions& options) {
 
 struct ExportOptions {
   DatabaseOption db;
+  FilterOptions filter;
   std::string format = "jsonl";
   std::string output;
 };
 
 int Export(const ExportOptions& options) {
+  auto filter = ToFilter(options.filter);
+  if (!filter) {
+    std::cerr << "togmal: " << filter.error() << "\n";
+    return kExitUsage;
+  }
   int exit_code = kExitOk;
   auto db = OpenForReading(options.db, exit_code);
   if (!db) return exit_code;
@@ -183,7 +309,8 @@ int Export(const ExportOptions& options) {
   }
   std::ostream& out = options.output.empty() ? std::cout : file;
   auto count = store::AuditLog(*db).ForEach(
-      [&out](const store::AuditEntry& entry) { out << Dump(store::ToJson(entry)) << "\n"; });
+      [&out](const store::AuditEntry& entry) { out << Dump(store::ToJson(entry)) << "\n"; },
+      *filter);
   if (!count) {
     std::cerr << "togmal: " << count.error() << "\n";
     return kExitFailure;
@@ -253,6 +380,7 @@ Action DefineAudit(CLI::App& command) {
   tail->add_flag("-f,--follow", tail_options->follow, "Keep printing new entries as they arrive");
   tail->add_flag("--json", tail_options->json_output,
                  "One JSON object per line (chain fields included)");
+  AddFilterOptions(*tail, tail_options->filter);
 
   CLI::App* export_command = command.add_subcommand(
       "export", "Write every entry, with prev_hash and hash, for a log pipeline");
@@ -262,6 +390,7 @@ Action DefineAudit(CLI::App& command) {
       ->check(CLI::IsMember({"jsonl"}))
       ->capture_default_str();
   export_command->add_option("-o,--output", export_options->output, "File (default: stdout)");
+  AddFilterOptions(*export_command, export_options->filter);
 
   CLI::App* prune = command.add_subcommand(
       "prune", "Delete entries older than the retention period, keeping the chain verifiable");

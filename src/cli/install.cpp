@@ -215,7 +215,8 @@ int Execute(const InstallOptions& options) {
   places.codex_home = Env("CODEX_HOME");
   places.copilot_home = Env("COPILOT_HOME");
   if (places.home.empty()) {
-    std::cerr << "togmal: no home directory is known (HOME is unset and the password database names none)\n";
+    std::cerr << "togmal: no home directory is known (HOME is unset and the password database "
+                 "names none)\n";
     return kExitConfig;
   }
   const fs::path binary = options.binary.empty() ? SelfPath() : fs::absolute(options.binary);

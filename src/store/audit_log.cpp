@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <variant>
 
 #include "sha256.h"
 #include "togmal/store/database.h"
@@ -134,12 +135,19 @@ json Normalised(const json& value) {
   return json::parse(Dump(value));
 }
 
+using SqlValue = std::variant<int64_t, std::string>;
+
 Result<std::vector<AuditEntry>> Query(Database& database, const std::string& sql,
-                                      const std::vector<int64_t>& parameters) {
+                                      const std::vector<SqlValue>& parameters) {
   try {
     SQLite::Statement query(database.sql(), sql);
     for (std::size_t i = 0; i < parameters.size(); ++i) {
-      query.bind(static_cast<int>(i + 1), parameters[i]);
+      const int index = static_cast<int>(i + 1);
+      if (const auto* number = std::get_if<int64_t>(&parameters[i])) {
+        query.bind(index, *number);
+      } else {
+        query.bind(index, std::get<std::string>(parameters[i]));
+      }
     }
     std::vector<AuditEntry> entries;
     while (query.executeStep()) entries.push_back(ReadEntry(query));
@@ -147,6 +155,44 @@ Result<std::vector<AuditEntry>> Query(Database& database, const std::string& sql
   } catch (const SQLite::Exception& e) {
     return Fail(DescribeSqliteError(database.path(), e.getExtendedErrorCode(), e.what()));
   }
+}
+
+// The conditions of `filter` as SQL (" AND …" each), their values appended
+// to `parameters`. The project is the call's cwd in the entry's detail.
+std::string FilterSql(const AuditFilter& filter, std::vector<SqlValue>& parameters) {
+  std::string sql;
+  auto any_of = [&](const char* column, const std::vector<std::string>& values) {
+    if (values.empty()) return;
+    sql += std::string(" AND ") + column + " IN (";
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      sql += i == 0 ? "?" : ", ?";
+      parameters.emplace_back(values[i]);
+    }
+    sql += ")";
+  };
+  auto equals = [&](const char* condition, const std::string& value) {
+    if (value.empty()) return;
+    sql += condition;
+    parameters.emplace_back(value);
+  };
+  equals(" AND time >= ?", filter.since);
+  equals(" AND time < ?", filter.until);
+  any_of("decision", filter.decisions);
+  any_of("level", filter.levels);
+  equals(" AND tool_name = ?", filter.tool);
+  equals(" AND session = ?", filter.session);
+  if (!filter.project.empty()) {
+    std::string project = filter.project;
+    while (project.size() > 1 && project.back() == '/') project.pop_back();
+    const std::string below = project == "/" ? project : project + "/";
+    sql +=
+        " AND (json_extract(detail, '$.cwd') = ? OR substr(json_extract(detail, '$.cwd'), 1, ?) = "
+        "?)";
+    parameters.emplace_back(project);
+    parameters.emplace_back(static_cast<int64_t>(below.size()));
+    parameters.emplace_back(below);
+  }
+  return sql;
 }
 
 }  // namespace
@@ -340,24 +386,34 @@ Result<VerifyReport> AuditLog::Verify() {
   }
 }
 
-Result<std::vector<AuditEntry>> AuditLog::Tail(int64_t count) {
-  auto entries =
-      Query(*database_, std::string("SELECT ") + kColumns + " FROM audit ORDER BY id DESC LIMIT ?",
-            {std::max<int64_t>(count, 0)});
+Result<std::vector<AuditEntry>> AuditLog::Tail(int64_t count, const AuditFilter& filter) {
+  std::vector<SqlValue> parameters;
+  const std::string where = FilterSql(filter, parameters);
+  parameters.emplace_back(std::max<int64_t>(count, 0));
+  auto entries = Query(*database_,
+                       std::string("SELECT ") + kColumns + " FROM audit WHERE 1" + where +
+                           " ORDER BY id DESC LIMIT ?",
+                       parameters);
   if (entries) std::reverse(entries->begin(), entries->end());
   return entries;
 }
 
-Result<std::vector<AuditEntry>> AuditLog::After(int64_t after_id, int64_t limit) {
+Result<std::vector<AuditEntry>> AuditLog::After(int64_t after_id, int64_t limit,
+                                                const AuditFilter& filter) {
+  std::vector<SqlValue> parameters{after_id};
+  const std::string where = FilterSql(filter, parameters);
+  parameters.emplace_back(std::max<int64_t>(limit, 0));
   return Query(*database_,
-               std::string("SELECT ") + kColumns + " FROM audit WHERE id > ? ORDER BY id LIMIT ?",
-               {after_id, std::max<int64_t>(limit, 0)});
+               std::string("SELECT ") + kColumns + " FROM audit WHERE id > ?" + where +
+                   " ORDER BY id LIMIT ?",
+               parameters);
 }
 
-Result<int64_t> AuditLog::ForEach(const std::function<void(const AuditEntry&)>& sink) {
+Result<int64_t> AuditLog::ForEach(const std::function<void(const AuditEntry&)>& sink,
+                                  const AuditFilter& filter) {
   int64_t after = 0, count = 0;
   while (true) {
-    auto page = After(after, 1000);
+    auto page = After(after, 1000, filter);
     if (!page) return Fail(page.error());
     if (page->empty()) return count;
     for (const AuditEntry& entry : *page) sink(entry);

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "togmal/store/audit_filter.h"
 #include "togmal/util/result.h"
 
 namespace togmal::store {
@@ -110,14 +111,17 @@ class AuditLog {
   /// entry whose prev_hash or hash does not match.
   Result<VerifyReport> Verify();
 
-  /// The newest `count` entries, oldest first.
-  Result<std::vector<AuditEntry>> Tail(int64_t count);
+  /// The newest `count` entries that pass `filter`, oldest first.
+  Result<std::vector<AuditEntry>> Tail(int64_t count, const AuditFilter& filter = {});
 
-  /// Up to `limit` entries with id > `after_id`, oldest first (follow, export).
-  Result<std::vector<AuditEntry>> After(int64_t after_id, int64_t limit);
+  /// Up to `limit` entries with id > `after_id` that pass `filter`, oldest
+  /// first (follow, export).
+  Result<std::vector<AuditEntry>> After(int64_t after_id, int64_t limit,
+                                        const AuditFilter& filter = {});
 
-  /// Calls `sink` for every entry, oldest first, reading in pages.
-  Result<int64_t> ForEach(const std::function<void(const AuditEntry&)>& sink);
+  /// Calls `sink` for every entry that passes `filter`, oldest first, reading in pages.
+  Result<int64_t> ForEach(const std::function<void(const AuditEntry&)>& sink,
+                          const AuditFilter& filter = {});
 
   Result<AuditCounts> Counts();
   /// Decision entries at or after `since` (an AuditEntry::time), by

@@ -346,5 +346,22 @@ TEST(AuditTime, FormatIsSortableUtc) {
             "2026-12-31T23:59:59.999999Z");
 }
 
+// Bounds as people write them: durations back from now, UTC dates.
+TEST(AuditTime, TimeBoundsReadDurationsAndDates) {
+  const auto now =
+      std::chrono::sys_days{std::chrono::year{2026} / 11 / 27} + std::chrono::hours(12);
+  EXPECT_EQ(*ParseTimeBound("2h", now), "2026-11-27T10:00:00.000000Z");
+  EXPECT_EQ(*ParseTimeBound("7d", now), "2026-11-20T12:00:00.000000Z");
+  EXPECT_EQ(*ParseTimeBound("1w", now), "2026-11-20T12:00:00.000000Z");
+  EXPECT_EQ(*ParseTimeBound("30m", now), "2026-11-27T11:30:00.000000Z");
+  EXPECT_EQ(*ParseTimeBound("2026-11-01", now), "2026-11-01");
+  EXPECT_EQ(*ParseTimeBound("2026-11-01 14:05", now), "2026-11-01T14:05");
+  EXPECT_EQ(*ParseTimeBound("2026-11-01T14:05:09", now), "2026-11-01T14:05:09");
+  for (const char* wrong : {"", "yesterday", "7", "d", "2026-13-01", "2026-11-01T25:00", "7y",
+                            "2026-11-01T14", "-3d"}) {
+    EXPECT_FALSE(ParseTimeBound(wrong, now).ok()) << wrong;
+  }
+}
+
 }  // namespace
 }  // namespace togmal::store

@@ -110,7 +110,8 @@ TEST_F(StoreCli, TailPrintsTheNewestEntries) {
   const auto lines = Lines(out.out);
   ASSERT_EQ(lines.size(), 2u) << out.out;
   EXPECT_EQ(lines[0].rfind("#5 ", 0), 0u) << lines[0];
-  EXPECT_NE(lines[0].find("decision allow L0 Bash echo 5"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("allow L0 Bash"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("echo 5"), std::string::npos) << lines[0];
   EXPECT_EQ(lines[1].rfind("#6 ", 0), 0u) << lines[1];
   EXPECT_NE(lines[1].find("evidence"), std::string::npos) << lines[1];
 
@@ -120,6 +121,70 @@ TEST_F(StoreCli, TailPrintsTheNewestEntries) {
   ASSERT_EQ(json_lines.size(), 3u);
   EXPECT_EQ(json::parse(json_lines[0])["id"], 4);
   EXPECT_EQ(json::parse(json_lines[2])["hash"].get<std::string>().size(), 64u);
+}
+
+// A decision reads as what a person asks of it: when, where, which tool,
+// what was decided and why, and the code that would let it through.
+TEST_F(StoreCli, TailShowsProjectReasonAndCodeAndFilters) {
+  {
+    auto db = temp_.Open();
+    AuditLog log(db);
+    auto decide = [&log](std::string cwd, std::string tool, std::string decision, std::string level,
+                         std::string command, std::string reason) {
+      AuditEntry entry;
+      entry.session = "s2";
+      entry.tool_name = std::move(tool);
+      entry.input = {{"command", std::move(command)}};
+      entry.decision = std::move(decision);
+      entry.level = std::move(level);
+      entry.detail = {
+          {"cwd", std::move(cwd)}, {"reason", std::move(reason)}, {"allow_code", "K7QF"}};
+      ASSERT_TRUE(log.Append(entry).ok());
+    };
+    decide("/work/shop", "Bash", "deny", "L3", "git push --force origin main", "rewrites history");
+    decide("/work/shop/api", "Bash", "pass", "L2", "curl https://example.com", "fetches");
+    decide("/work/shopping", "Write", "allow", "L1", "x", "inside the project");
+  }
+  ProcessOutput all = Run({"audit", "tail", "-n", "3", "--db", temp_.path()});
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  auto lines = Lines(all.out);
+  ASSERT_EQ(lines.size(), 6u) << all.out;  // two lines per decision
+  EXPECT_NE(lines[0].find("deny  L3 Bash"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("shop"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("git push --force origin main"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find("rewrites history"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[1].find("togmal allow K7QF"), std::string::npos) << lines[1];
+
+  // The project is a directory and what is below it, not a name prefix.
+  ProcessOutput project =
+      Run({"audit", "tail", "--project", "/work/shop", "--json", "--db", temp_.path()});
+  ASSERT_EQ(project.exit_code, 0) << project.err;
+  lines = Lines(project.out);
+  ASSERT_EQ(lines.size(), 2u) << project.out;
+  EXPECT_EQ(json::parse(lines[0])["decision"], "deny");
+  EXPECT_EQ(json::parse(lines[1])["decision"], "pass");
+
+  ProcessOutput denied =
+      Run({"audit", "export", "--decision", "deny,pass", "--level", "L3", "--db", temp_.path()});
+  ASSERT_EQ(denied.exit_code, 0) << denied.err;
+  lines = Lines(denied.out);
+  ASSERT_EQ(lines.size(), 2u) << denied.out;  // entry 3 of the fixture and the push
+  for (const std::string& line : lines) EXPECT_EQ(json::parse(line)["level"], "L3");
+
+  ProcessOutput writes = Run({"audit", "export", "--tool", "Write", "--session", "s2", "--since",
+                              "1h", "--db", temp_.path()});
+  ASSERT_EQ(writes.exit_code, 0) << writes.err;
+  EXPECT_EQ(Lines(writes.out).size(), 1u) << writes.out;
+
+  ProcessOutput old = Run({"audit", "tail", "--until", "2020-01-01", "--db", temp_.path()});
+  ASSERT_EQ(old.exit_code, 0) << old.err;
+  EXPECT_TRUE(old.out.empty()) << old.out;
+
+  ProcessOutput wrong = Run({"audit", "tail", "--since", "yesterday", "--db", temp_.path()});
+  EXPECT_EQ(wrong.exit_code, 64);
+  EXPECT_NE(wrong.err.find("'yesterday' is not a time"), std::string::npos) << wrong.err;
+  ProcessOutput bad_decision = Run({"audit", "tail", "--decision", "maybe", "--db", temp_.path()});
+  EXPECT_NE(bad_decision.exit_code, 0);
 }
 
 TEST_F(StoreCli, TailFollowShowsNewEntries) {
