@@ -1,6 +1,9 @@
-// `togmal stats`: taxonomy and audit counts, and which detection model is in use.
+// `togmal stats`: the agent's decisions (today, 7 days, all), then the
+// failure-mode taxonomy, the detection model in use and the audit trail's size.
+#include <chrono>
 #include <iostream>
 #include <memory>
+#include <string>
 
 #include "command.h"
 #include "database_option.h"
@@ -19,6 +22,39 @@ struct StatsOptions {
   DatabaseOption db;
   bool json_output = false;
 };
+
+int64_t Total(const store::DecisionTally& tally, const std::string& decision) {
+  int64_t total = 0;
+  if (auto found = tally.find(decision); found != tally.end()) {
+    for (const auto& [level, count] : found->second) total += count;
+  }
+  return total;
+}
+
+std::string Padded(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
+}
+
+// What the agent was told, today / in 7 days / ever, then the week by level.
+void PrintDecisions(const store::DecisionTally& today, const store::DecisionTally& week,
+                    const store::DecisionTally& ever) {
+  std::cout << "agent decisions      today   7 days      all\n";
+  for (const std::string decision : {"allow", "pass", "ask", "deny"}) {
+    std::cout << "  " << decision << std::string(17 - decision.size(), ' ')
+              << Padded(std::to_string(Total(today, decision)), 7)
+              << Padded(std::to_string(Total(week, decision)), 9)
+              << Padded(std::to_string(Total(ever, decision)), 9) << "\n";
+  }
+  std::cout << "  last 7 days by level:";
+  for (const std::string level : {"L0", "L1", "L2", "L3"}) {
+    int64_t count = 0;
+    for (const auto& [decision, by_level] : week) {
+      if (auto found = by_level.find(level); found != by_level.end()) count += found->second;
+    }
+    std::cout << " " << level << " " << count;
+  }
+  std::cout << "\n";
+}
 
 int Stats(const StatsOptions& options) {
   auto settings = store::LoadStoreSettings();
@@ -47,10 +83,27 @@ int Stats(const StatsOptions& options) {
     std::cerr << "togmal: " << audit.error() << "\n";
     return kExitFailure;
   }
+  // The agent's decisions, apart from the failure-mode taxonomy.
+  const auto now = std::chrono::system_clock::now();
+  store::AuditFilter today, week;
+  today.since = store::StartOfLocalDay(now);
+  week.since = store::FormatAuditTime(now - std::chrono::hours(24 * 7));
+  store::AuditLog log(*db);
+  auto decided_today = log.DecisionCounts(today);
+  auto decided_week = log.DecisionCounts(week);
+  auto decided_ever = log.DecisionCounts({});
+  for (const auto* tally : {&decided_today, &decided_week, &decided_ever}) {
+    if (!*tally) {
+      std::cerr << "togmal: " << tally->error() << "\n";
+      return kExitFailure;
+    }
+  }
   const std::shared_ptr<const analysis::Model> model = analysis::ActiveModel();
   if (options.json_output) {
     const json out = {
         {"database", path.string()},
+        {"decisions",
+         {{"today", *decided_today}, {"last_7_days", *decided_week}, {"all", *decided_ever}}},
         {"taxonomy",
          {{"total", taxonomy->total},
           {"by_category", taxonomy->by_category},
@@ -71,7 +124,9 @@ int Stats(const StatsOptions& options) {
     std::cout << out.dump() << "\n";
     return kExitOk;
   }
-  std::cout << "database: " << path.string() << "\n\ntaxonomy: " << taxonomy->used << " of "
+  std::cout << "database: " << path.string() << "\n\n";
+  PrintDecisions(*decided_today, *decided_week, *decided_ever);
+  std::cout << "\nfailure-mode taxonomy (submitted evidence): " << taxonomy->used << " of "
             << taxonomy->capacity << " entries\n";
   for (const auto& [category, count] : taxonomy->by_category) {
     std::cout << "  " << category << ": " << count << "\n";
@@ -89,13 +144,6 @@ int Stats(const StatsOptions& options) {
   std::cout << "\n";
   for (const auto& [kind, count] : audit->by_kind)
     std::cout << "  " << kind << ": " << count << "\n";
-  if (!audit->by_decision.empty()) {
-    std::cout << "decisions:";
-    for (const auto& [decision, count] : audit->by_decision) {
-      std::cout << " " << decision << " " << count;
-    }
-    std::cout << "\n";
-  }
   return kExitOk;
 }
 

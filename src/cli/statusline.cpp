@@ -4,8 +4,8 @@
 // (settings files and one indexed count) and always printed, errors included.
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
-#include <ctime>
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -50,31 +50,25 @@ fs::path ProjectDir(const std::string& input) {
   return fs::current_path(error);
 }
 
-// Local midnight, as an audit time (UTC).
-std::string StartOfToday() {
-  const std::time_t now = std::time(nullptr);
-  std::tm local{};
-  ::localtime_r(&now, &local);
-  local.tm_hour = 0;
-  local.tm_min = 0;
-  local.tm_sec = 0;
-  local.tm_isdst = -1;
-  return store::FormatAuditTime(std::chrono::system_clock::from_time_t(std::mktime(&local)));
-}
-
-std::string Counts(const fs::path& path) {
+// Today's decisions in the project the status line is shown in.
+std::string Counts(const fs::path& path, const fs::path& project) {
+  const std::string name = project.filename().empty() ? project.parent_path().filename().string()
+                                                      : project.filename().string();
+  const std::string where =
+      "today in " + (name.empty() ? std::string("this project") : name) + ": ";
   std::error_code error;
-  if (!fs::exists(path, error)) return "today 0 allowed · 0 passed · 0 asked · 0 denied";
+  if (!fs::exists(path, error)) return where + "0 allowed · 0 passed · 0 asked · 0 denied";
   auto db = store::Database::Open(path, {.read_only = true, .busy_timeout_ms = 100});
   if (!db) return "audit unreadable";
-  auto counts = store::AuditLog(*db).DecisionsSince(StartOfToday());
+  auto counts = store::AuditLog(*db).DecisionsSince(
+      store::StartOfLocalDay(std::chrono::system_clock::now()), project.string());
   if (!counts) return "audit unreadable";
   auto count = [&](const char* decision) {
     auto it = counts->find(decision);
     return std::to_string(it == counts->end() ? 0 : it->second);
   };
   // passed: left to the host's own permission prompt.
-  return "today " + count("allow") + " allowed · " + count("pass") + " passed · " + count("ask") +
+  return where + count("allow") + " allowed · " + count("pass") + " passed · " + count("ask") +
          " asked · " + count("deny") + " denied";
 }
 
@@ -105,7 +99,8 @@ Action DefineStatusline(CLI::App& command) {
         guarding ? std::string(color ? "\033[32m" : "") + "guarding" + (color ? "\033[0m" : "")
                  : std::string(color ? "\033[31m" : "") +
                        "not guarding (togmal install claude-code)" + (color ? "\033[0m" : "");
-    std::cout << "togmal " << state << " · " << Counts(options->db.Resolve()) << std::endl;
+    std::cout << "togmal " << state << " · " << Counts(options->db.Resolve(), places.project)
+              << std::endl;
     return kExitOk;
   };
 }

@@ -3,6 +3,7 @@
 #include "togmal/store/audit_filter.h"
 
 #include <cctype>
+#include <ctime>
 
 #include "togmal/store/audit_log.h"
 
@@ -75,6 +76,17 @@ Result<std::string> ParseTimeBound(std::string_view text,
   return Fail("'" + std::string(text) +
               "' is not a time: write a duration back from now (30m, 12h, 7d, 2w) or a UTC date "
               "(2026-11-27, 2026-11-27T14:00)");
+}
+
+std::string StartOfLocalDay(std::chrono::system_clock::time_point now) {
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+  std::tm local{};
+  ::localtime_r(&seconds, &local);
+  local.tm_hour = 0;
+  local.tm_min = 0;
+  local.tm_sec = 0;
+  local.tm_isdst = -1;
+  return FormatAuditTime(std::chrono::system_clock::from_time_t(std::mktime(&local)));
 }
 
 }  // namespace togmal::store

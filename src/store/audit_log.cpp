@@ -137,18 +137,22 @@ json Normalised(const json& value) {
 
 using SqlValue = std::variant<int64_t, std::string>;
 
+void Bind(SQLite::Statement& query, const std::vector<SqlValue>& parameters) {
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    const int index = static_cast<int>(i + 1);
+    if (const auto* number = std::get_if<int64_t>(&parameters[i])) {
+      query.bind(index, *number);
+    } else {
+      query.bind(index, std::get<std::string>(parameters[i]));
+    }
+  }
+}
+
 Result<std::vector<AuditEntry>> Query(Database& database, const std::string& sql,
                                       const std::vector<SqlValue>& parameters) {
   try {
     SQLite::Statement query(database.sql(), sql);
-    for (std::size_t i = 0; i < parameters.size(); ++i) {
-      const int index = static_cast<int>(i + 1);
-      if (const auto* number = std::get_if<int64_t>(&parameters[i])) {
-        query.bind(index, *number);
-      } else {
-        query.bind(index, std::get<std::string>(parameters[i]));
-      }
-    }
+    Bind(query, parameters);
     std::vector<AuditEntry> entries;
     while (query.executeStep()) entries.push_back(ReadEntry(query));
     return entries;
@@ -450,15 +454,34 @@ Result<AuditCounts> AuditLog::Counts() {
   }
 }
 
-Result<std::map<std::string, int64_t>> AuditLog::DecisionsSince(std::string_view since) {
-  std::map<std::string, int64_t> counts;
+Result<std::map<std::string, int64_t>> AuditLog::DecisionsSince(std::string_view since,
+                                                                std::string_view project) {
+  AuditFilter filter;
+  filter.since = std::string(since);
+  filter.project = std::string(project);
+  auto counts = DecisionCounts(filter);
+  if (!counts) return Fail(counts.error());
+  std::map<std::string, int64_t> by_decision;
+  for (const auto& [decision, by_level] : *counts) {
+    for (const auto& [level, count] : by_level) by_decision[decision] += count;
+  }
+  return by_decision;
+}
+
+Result<DecisionTally> AuditLog::DecisionCounts(const AuditFilter& filter) {
+  DecisionTally counts;
   try {
+    std::vector<SqlValue> parameters;
+    const std::string where = FilterSql(filter, parameters);
     SQLite::Statement query(database_->sql(),
-                            "SELECT decision, count(*) FROM audit WHERE time >= ? AND "
-                            "kind = 'decision' AND decision IS NOT NULL GROUP BY decision");
-    query.bind(1, std::string(since));
-    while (query.executeStep())
-      counts[query.getColumn(0).getString()] = query.getColumn(1).getInt64();
+                            "SELECT decision, coalesce(level, ''), count(*) FROM audit WHERE "
+                            "kind = 'decision' AND decision IS NOT NULL" +
+                                where + " GROUP BY decision, level");
+    Bind(query, parameters);
+    while (query.executeStep()) {
+      counts[query.getColumn(0).getString()][query.getColumn(1).getString()] =
+          query.getColumn(2).getInt64();
+    }
     return counts;
   } catch (const SQLite::Exception& e) {
     return Fail(DescribeSqliteError(database_->path(), e.getExtendedErrorCode(), e.what()));

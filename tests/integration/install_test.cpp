@@ -223,10 +223,9 @@ TEST_F(Install, StatuslineShowsTheGuardAndTodaysCounts) {
           .dump();
   ProcessOutput off = Togmal({"statusline", "--no-color"}, session);
   ASSERT_EQ(off.exit_code, 0) << off.err;
-  EXPECT_EQ(
-      off.out,
-      "togmal not guarding (togmal install claude-code) · today 0 allowed · 0 passed · 0 asked · "
-      "0 denied\n");
+  const std::string name = project_.filename().string();
+  EXPECT_EQ(off.out, "togmal not guarding (togmal install claude-code) · today in " + name +
+                         ": 0 allowed · 0 passed · 0 asked · 0 denied\n");
 
   ASSERT_EQ(Togmal({"install", "claude-code", "--scope", "project", "--dir", project_.string()})
                 .exit_code,
@@ -242,10 +241,17 @@ TEST_F(Install, StatuslineShowsTheGuardAndTodaysCounts) {
   Togmal({"hook"}, call("git status"));
   Togmal({"hook"}, call("rm -rf ~"));
   Togmal({"hook"}, call("npm install left-pad"));
-  Togmal({"hook"}, "garbage");
+  Togmal({"hook"}, "garbage");  // asked, but in no project
+  // Another project's calls (a sibling whose name starts the same) are not counted here.
+  Togmal({"hook"}, json{{"hook_event_name", "PreToolUse"},
+                        {"cwd", project_.string() + "-other"},
+                        {"tool_name", "Bash"},
+                        {"tool_input", {{"command", "ls"}}}}
+                       .dump());
   ProcessOutput on = Togmal({"statusline", "--no-color"}, session);
   ASSERT_EQ(on.exit_code, 0) << on.err;
-  EXPECT_EQ(on.out, "togmal guarding · today 2 allowed · 1 passed · 1 asked · 1 denied\n");
+  EXPECT_EQ(on.out,
+            "togmal guarding · today in " + name + ": 2 allowed · 1 passed · 0 asked · 1 denied\n");
 }
 
 TEST_F(Install, DoctorOnAHealthySetUp) {

@@ -33,4 +33,7 @@ struct AuditFilter {
 Result<std::string> ParseTimeBound(std::string_view text,
                                    std::chrono::system_clock::time_point now);
 
+/// The start of today on this machine's clock (local midnight), as a stored time.
+std::string StartOfLocalDay(std::chrono::system_clock::time_point now);
+
 }  // namespace togmal::store

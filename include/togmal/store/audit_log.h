@@ -90,6 +90,9 @@ struct AuditCounts {
   std::string first_time, last_time;
 };
 
+/// decision → level → entries.
+using DecisionTally = std::map<std::string, std::map<std::string, int64_t>>;
+
 struct PruneReport {
   int64_t pruned = 0;                 ///< entries deleted
   std::optional<int64_t> through_id;  ///< last deleted id
@@ -124,10 +127,14 @@ class AuditLog {
                           const AuditFilter& filter = {});
 
   Result<AuditCounts> Counts();
-  /// Decision entries at or after `since` (an AuditEntry::time), by
-  /// decision ("allow", "ask", "deny"). Uses the time index: cheap enough
-  /// for a status line redrawn every few hundred milliseconds.
-  Result<std::map<std::string, int64_t>> DecisionsSince(std::string_view since);
+  /// Decision entries at or after `since` (an AuditEntry::time), made in
+  /// `project` or below it (empty: anywhere), by decision ("allow", "pass",
+  /// "ask", "deny"). Uses the time index: cheap enough for a status line
+  /// redrawn every few hundred milliseconds.
+  Result<std::map<std::string, int64_t>> DecisionsSince(std::string_view since,
+                                                        std::string_view project = {});
+  /// Decision entries that pass `filter`, by decision and then level.
+  Result<DecisionTally> DecisionCounts(const AuditFilter& filter);
 
   /// Deletes entries older than `cutoff` and records a checkpoint. A no-op
   /// when nothing is that old.

@@ -270,10 +270,17 @@ TEST_F(StoreCli, PruneHonoursRetention) {
 TEST_F(StoreCli, StatsShowsTaxonomyAndAuditCounts) {
   ProcessOutput out = Run({"stats", "--db", temp_.path()});
   ASSERT_EQ(out.exit_code, 0) << out.err;
-  EXPECT_NE(out.out.find("taxonomy: 1 of 1000 entries"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("taxonomy (submitted evidence): 1 of 1000 entries"), std::string::npos) << out.out;
   EXPECT_NE(out.out.find("unsupported_claims: 1"), std::string::npos) << out.out;
   EXPECT_NE(out.out.find("audit trail: 6 entries"), std::string::npos) << out.out;
-  EXPECT_NE(out.out.find("decisions: allow 4 deny 1"), std::string::npos) << out.out;
+  // The agent's decisions come first, apart from the taxonomy: today, 7 days, all.
+  EXPECT_LT(out.out.find("agent decisions"), out.out.find("failure-mode taxonomy")) << out.out;
+  EXPECT_NE(out.out.find("  allow                  4        4        4"), std::string::npos)
+      << out.out;
+  EXPECT_NE(out.out.find("  deny                   1        1        1"), std::string::npos)
+      << out.out;
+  EXPECT_NE(out.out.find("last 7 days by level: L0 4 L1 0 L2 0 L3 1"), std::string::npos)
+      << out.out;
 
   ProcessOutput as_json = Run({"stats", "--json", "--db", temp_.path()});
   ASSERT_EQ(as_json.exit_code, 0) << as_json.err;
@@ -282,6 +289,9 @@ TEST_F(StoreCli, StatsShowsTaxonomyAndAuditCounts) {
   EXPECT_EQ(stats["taxonomy"]["by_severity"]["moderate"], 1);
   EXPECT_EQ(stats["audit"]["by_kind"]["evidence"], 1);
   EXPECT_EQ(stats["audit"]["total"], 6);
+  EXPECT_EQ(stats["decisions"]["today"]["allow"]["L0"], 4);
+  EXPECT_EQ(stats["decisions"]["last_7_days"]["deny"]["L3"], 1);
+  EXPECT_EQ(stats["decisions"]["all"]["deny"]["L3"], 1);
 }
 
 TEST_F(StoreCli, StatsUsesTheConfiguredCapacity) {
@@ -289,7 +299,7 @@ TEST_F(StoreCli, StatsUsesTheConfiguredCapacity) {
   std::ofstream(temp_.dir() + "/config/togmal/settings.yaml") << "taxonomy:\n  capacity: 50\n";
   ProcessOutput out = Run({"stats", "--db", temp_.path()});
   ASSERT_EQ(out.exit_code, 0) << out.err;
-  EXPECT_NE(out.out.find("taxonomy: 1 of 50 entries"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("failure-mode taxonomy (submitted evidence): 1 of 50 entries"), std::string::npos) << out.out;
   std::ofstream(temp_.dir() + "/config/togmal/settings.yaml") << "taxonomy:\n  capacity: x\n";
   ProcessOutput bad = Run({"stats", "--db", temp_.path()});
   EXPECT_EQ(bad.exit_code, 78);
