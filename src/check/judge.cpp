@@ -8,6 +8,7 @@
 #include "togmal/policy/classifier.h"
 #include "togmal/rules/rule_loader.h"
 #include "togmal/store/audit_log.h"
+#include "togmal/store/settings.h"
 #include "togmal/store/stored_input.h"
 #include "togmal/util/text.h"
 
@@ -23,13 +24,23 @@ bool IsShellTool(std::string_view name) {
   return lower == "bash";
 }
 
-// Every configuration problem the decision was made despite.
-std::vector<std::string> ConfigWarnings(const Policy& policy) {
-  std::vector<std::string> warnings = policy.warnings;
-  if (policy.rules) {
-    warnings.insert(warnings.end(), policy.rules->ignored.begin(), policy.rules->ignored.end());
+// A broken file may have held the rule that would have denied or asked for
+// this call, and its own author cannot tell which calls it covers: while one
+// is broken, nothing is auto-approved — neither allowed nor left to the host.
+// Asks and denies stand as the layers that did load decided them.
+void AskWhileConfigurationIsBroken(const std::vector<std::string>& broken,
+                                   rules::Decision& decision) {
+  if (broken.empty()) return;
+  if (decision.permission != rules::Permission::kAllow &&
+      decision.permission != rules::Permission::kPass) {
+    return;
   }
-  return warnings;
+  decision.permission = rules::Permission::kAsk;
+  if (decision.action == rules::Action::kPass) decision.action = rules::Action::kAsk;
+  decision.notice.clear();
+  decision.reason += "; but asking: " + broken.front();
+  if (broken.size() > 1) decision.reason += " (and " + std::to_string(broken.size() - 1) + " more)";
+  decision.reason += " — nothing is auto-approved until it is fixed";
 }
 
 // A pass where the host will not put the call to a person: togmal asks.
@@ -50,15 +61,39 @@ bool HostGateApplies(const ToolCallRequest& call) {
   return call.permission_mode != "bypassPermissions" && call.permission_mode != "dontAsk";
 }
 
-Result<Policy> LoadPolicy(const std::filesystem::path& cwd,
-                          const std::vector<util::SettingsLayer>& layers,
+rules::DecisionSettings ReadDecisionSettings(const util::SettingsLayers& loaded,
+                                             std::vector<std::string>& broken) {
+  broken.insert(broken.end(), loaded.ignored.begin(), loaded.ignored.end());
+  rules::DecisionSettings settings = rules::DecisionSettingsFrom(loaded.layers, broken);
+  if (auto store_settings = store::StoreSettingsFrom(loaded.layers); !store_settings) {
+    broken.push_back(store_settings.error());
+  }
+  return settings;
+}
+
+Result<Policy> LoadPolicy(const std::filesystem::path& cwd, rules::DecisionSettings settings,
+                          std::vector<std::string> broken_settings,
                           const std::optional<std::filesystem::path>& user_rules) {
-  Policy policy;
-  policy.settings = rules::DecisionSettingsFrom(layers, policy.warnings);
   auto rule_set = rules::LoadRules({.cwd = cwd, .user_file = user_rules});
   if (!rule_set) return Fail(rule_set.error());
-  policy.rules = std::make_shared<const rules::RuleSet>(std::move(*rule_set));
-  return policy;
+  return Policy{.rules = std::make_shared<const rules::RuleSet>(std::move(*rule_set)),
+                .settings = settings,
+                .broken_settings = std::move(broken_settings)};
+}
+
+Result<Policy> LoadPolicy(const std::filesystem::path& cwd, const util::SettingsLayers& loaded,
+                          const std::optional<std::filesystem::path>& user_rules) {
+  std::vector<std::string> broken;
+  const rules::DecisionSettings settings = ReadDecisionSettings(loaded, broken);
+  return LoadPolicy(cwd, settings, std::move(broken), user_rules);
+}
+
+std::vector<std::string> BrokenConfiguration(const Policy& policy) {
+  std::vector<std::string> broken = policy.broken_settings;
+  if (policy.rules) {
+    broken.insert(broken.end(), policy.rules->ignored.begin(), policy.rules->ignored.end());
+  }
+  return broken;
 }
 
 Result<rules::Decision> Classify(const ToolCallRequest& call, const rules::RuleSet& rule_set,
@@ -100,12 +135,12 @@ Result<rules::Decision> Classify(const ToolCallRequest& call, const rules::RuleS
 
 Judgement Judge::Decide(const ToolCallRequest& call, const Policy& policy,
                         Clock::time_point started) const {
-  const std::vector<std::string> warnings = ConfigWarnings(policy);
-  if (!policy.rules) return Refuse(call, policy.settings, "no rules loaded", started, warnings);
+  const std::vector<std::string> broken = BrokenConfiguration(policy);
+  if (!policy.rules) return Refuse(call, policy.settings, "no rules loaded", started, broken);
   rules::Decision decision;
   try {
     auto decided = Classify(call, *policy.rules, policy.settings);
-    if (!decided) return Refuse(call, policy.settings, decided.error(), started, warnings);
+    if (!decided) return Refuse(call, policy.settings, decided.error(), started, broken);
     decision = std::move(*decided);
     if (decision.source == rules::Source::kRule && decision.action == rules::Action::kSample) {
       if (options_.resolve_sample) {
@@ -119,12 +154,13 @@ Judgement Judge::Decide(const ToolCallRequest& call, const Policy& policy,
     }
   } catch (const std::exception& e) {
     return Refuse(call, policy.settings, std::string("internal error: ") + e.what(), started,
-                  warnings);
+                  broken);
   }
+  AskWhileConfigurationIsBroken(broken, decision);
   ResolvePassWithoutGate(call, decision);
   std::optional<AllowCodeMark> mark;
   if (decision.permission != rules::Permission::kAllow) mark = ApplyAllowCode(call, decision);
-  return Record(call, std::move(decision), warnings, started, std::move(mark));
+  return Record(call, std::move(decision), broken, started, std::move(mark));
 }
 
 AllowCodeMark Judge::ApplyAllowCode(const ToolCallRequest& call, rules::Decision& decision) const {

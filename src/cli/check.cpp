@@ -134,15 +134,14 @@ Action DefineCheck(CLI::App& command) {
       call.tool_name = "Bash";
       call.tool_input = {{"command", text}};
     }
-    util::SettingsLayers layers = util::LoadSettingsLayers();
-    for (const std::string& why : layers.ignored) std::cerr << "warning: " << why << "\n";
-    auto policy = check::LoadPolicy(call.cwd, layers.layers);
+    auto policy = check::LoadPolicy(call.cwd, util::LoadSettingsLayers());
     if (!policy) {
       std::cerr << "togmal check: " << policy.error() << "\n";
       return kExitConfig;
     }
-    for (const std::string& why : policy->warnings) std::cerr << "warning: " << why << "\n";
-    for (const std::string& why : policy->rules->ignored) std::cerr << "warning: " << why << "\n";
+    for (const std::string& why : check::BrokenConfiguration(*policy)) {
+      std::cerr << "warning: " << why << " (nothing is auto-approved until it is fixed)\n";
+    }
     const check::Judge judge({.via = "cli", .recording = check::Recording::kWhatIf});
     const check::Judgement judgement = judge.Decide(call, *policy);
     const rules::Decision& decision = judgement.decision;

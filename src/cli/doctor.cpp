@@ -109,21 +109,20 @@ void CheckConfiguration(const fs::path& project, Report& report) {
   std::cout << "configuration\n";
   util::SettingsLayers layers = util::LoadSettingsLayers();
   for (const util::SettingsLayer& layer : layers.layers) report.Ok("settings: " + layer.source);
-  for (const std::string& why : layers.ignored) {
-    report.Problem("settings left out: " + why,
-                   "correct the file at that line (`togmal rules validate`)");
-  }
-  auto policy = check::LoadPolicy(project, layers.layers);
+  auto policy = check::LoadPolicy(project, layers);
   if (!policy) {
     report.Problem("the built-in policy does not load: " + policy.error(), "reinstall togmal");
     return;
   }
   for (const std::string& file : policy->rules->files) report.Ok("rules: " + file);
-  for (const std::string& why : policy->warnings) {
-    report.Problem("settings: " + why, "correct the file at that line");
+  // What the hook does meanwhile is the problem: it asks for every call it
+  // would have allowed (or left to the host), everywhere for a user file.
+  for (const std::string& why : policy->broken_settings) {
+    report.Problem("settings left out: " + why + " (nothing is auto-approved until it is fixed)",
+                   "correct the file at that line (`togmal rules validate`)");
   }
   for (const std::string& why : policy->rules->ignored) {
-    report.Problem("rules left out: " + why,
+    report.Problem("rules left out: " + why + " (nothing is auto-approved here until it is fixed)",
                    "correct the file at that line (`togmal rules validate`)");
   }
 }

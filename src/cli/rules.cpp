@@ -43,9 +43,8 @@ int Validate(const std::string& file) {
     std::cout << file << ": " << parsed->rules.size() << " rules, valid\n";
     return kExitOk;
   }
-  util::SettingsLayers layers = util::LoadSettingsLayers();
-  std::vector<std::string> settings_errors = layers.ignored;
-  rules::DecisionSettingsFrom(layers.layers, settings_errors);
+  std::vector<std::string> settings_errors;
+  check::ReadDecisionSettings(util::LoadSettingsLayers(), settings_errors);
   rules::LoadOptions load;
   load.cwd = CurrentDir();
   load.compile_regexes = true;
@@ -60,8 +59,8 @@ int Validate(const std::string& file) {
     std::cout << source << ": " << count << " rules in force\n";
   }
   for (const std::string& warning : set->warnings) std::cout << "warning: " << warning << "\n";
-  // A broken file is left out of the policy (never loosening it), but
-  // validation must say so and fail.
+  // A broken file is left out of the policy (never loosening it, and asking
+  // where the policy would allow), and validation must say so and fail.
   for (const std::string& error : set->ignored) std::cerr << error << "\n";
   for (const std::string& error : settings_errors) std::cerr << error << "\n";
   if (!set->ignored.empty() || !settings_errors.empty()) return kExitDataErr;
@@ -74,12 +73,11 @@ int Validate(const std::string& file) {
 // `remember`, the answer's allow code is remembered for `togmal allow`.
 Result<rules::Decision> Explain(const check::ToolCallRequest& call,
                                 const DatabaseOption* remember = nullptr) {
-  util::SettingsLayers layers = util::LoadSettingsLayers();
-  for (const std::string& why : layers.ignored) std::cerr << "warning: " << why << "\n";
-  auto policy = check::LoadPolicy(call.cwd, layers.layers);
+  auto policy = check::LoadPolicy(call.cwd, util::LoadSettingsLayers());
   if (!policy) return Fail(policy.error());
-  for (const std::string& why : policy->warnings) std::cerr << "warning: " << why << "\n";
-  for (const std::string& why : policy->rules->ignored) std::cerr << "warning: " << why << "\n";
+  for (const std::string& why : check::BrokenConfiguration(*policy)) {
+    std::cerr << "warning: " << why << " (nothing is auto-approved until it is fixed)\n";
+  }
   const check::Judge judge(
       {.via = "cli",
        .recording = check::Recording::kWhatIf,

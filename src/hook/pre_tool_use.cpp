@@ -56,8 +56,9 @@ struct Progress {
   std::shared_ptr<const check::ToolCallRequest> call;
   store::AuditOptions audit;
   bool sync_every_commit = true;  ///< the safe reading until settings.yaml says otherwise
-  std::vector<std::string> warnings;
-  std::vector<util::SettingsLayer> layers;
+  /// Settings files that could not be read, parsed or validated: while there
+  /// is one, nothing is auto-approved (check::Judge::Decide).
+  std::vector<std::string> broken_settings;
   std::string stage = "reading the input";
 };
 
@@ -116,11 +117,12 @@ check::Judge HookJudge(const HookOptions& options, const store::AuditOptions& au
 }
 
 // Reads settings.yaml once, for both the decision and the audit options, into
-// `state`. Broken files are left out with a warning.
+// `state`. Broken files are left out with a warning, and make every decision
+// ask rather than allow.
 void LoadHookSettings(Progress& state) {
   util::SettingsLayers layers = util::LoadSettingsLayers();
-  std::vector<std::string> warnings = layers.ignored;
-  rules::DecisionSettings settings = rules::DecisionSettingsFrom(layers.layers, warnings);
+  std::vector<std::string> broken = layers.ignored;
+  rules::DecisionSettings settings = rules::DecisionSettingsFrom(layers.layers, broken);
   store::AuditOptions audit;
   bool sync_every_commit = true;
   // The safe reading of audit settings the hook cannot read: redaction (the
@@ -129,15 +131,14 @@ void LoadHookSettings(Progress& state) {
     audit.store_raw_input = store_settings->audit_store_raw_input;
     sync_every_commit = store_settings->audit_sync_full;
   } else {
-    warnings.push_back(store_settings.error() + " (redacting inputs and syncing every entry)");
+    broken.push_back(store_settings.error() + " (redacting inputs and syncing every entry)");
   }
-  for (const std::string& warning : warnings) spdlog::warn("{}", warning);
+  for (const std::string& why : broken) spdlog::warn("{}", why);
   std::lock_guard lock(state.mutex);
-  state.layers = std::move(layers.layers);
   state.settings = settings;
   state.audit = audit;
   state.sync_every_commit = sync_every_commit;
-  state.warnings = std::move(warnings);
+  state.broken_settings = std::move(broken);
 }
 
 // Input, policy, judgement, with the settings LoadHookSettings put in `state`,
@@ -146,16 +147,14 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
                    Clock::time_point started) {
   try {
     rules::DecisionSettings settings;
-    std::vector<std::string> warnings;
-    std::vector<util::SettingsLayer> layers;
+    std::vector<std::string> broken_settings;
     auto malformed_call = std::make_shared<check::ToolCallRequest>();
     malformed_call->tool_input = MalformedInput(input);
     const check::ToolCallRequest& malformed = *malformed_call;
     {
       std::lock_guard lock(state.mutex);
       settings = state.settings;
-      warnings = state.warnings;
-      layers = state.layers;
+      broken_settings = state.broken_settings;
       state.call = malformed_call;
       state.stage = "parsing the input";
     }
@@ -165,14 +164,14 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
                                           .Refuse(malformed, settings,
                                                   "the hook input is larger than " +
                                                       std::to_string(kMaxHookInputBytes) + " bytes",
-                                                  started, warnings)
+                                                  started, broken_settings)
                                           .decision);
     }
     auto parsed = ParseHostInput(options.host, input);
     if (!parsed) {
       return HostAnswer(
           options.host,
-          judge.Refuse(malformed, settings, parsed.error(), started, warnings).decision);
+          judge.Refuse(malformed, settings, parsed.error(), started, broken_settings).decision);
     }
     const auto call = std::make_shared<const check::ToolCallRequest>(std::move(*parsed));
     {
@@ -185,15 +184,15 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
       SetDyingAnswer(HostAnswer(options.host, rules::ErrorDecision(settings, kStoppedBySignal),
                                 call->hook_event_name));
     }
-    auto policy = check::LoadPolicy(call->cwd, layers, options.user_rules);
+    auto policy = check::LoadPolicy(call->cwd, settings, broken_settings, options.user_rules);
     if (!policy) {
-      return HostAnswer(options.host,
-                        judge.Refuse(*call, settings, policy.error(), started, warnings).decision,
-                        call->hook_event_name);
+      return HostAnswer(
+          options.host,
+          judge.Refuse(*call, settings, policy.error(), started, broken_settings).decision,
+          call->hook_event_name);
     }
-    // The settings warnings were logged already; the rule files' are new.
+    // The broken settings were logged already; the rule files' are new.
     for (const std::string& ignored : policy->rules->ignored) spdlog::warn("{}", ignored);
-    policy->warnings = std::move(warnings);
     SetStage(state, "deciding");
     return HostAnswer(options.host, judge.Decide(*call, *policy, started).decision,
                       call->hook_event_name);
@@ -204,7 +203,7 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
     return HostAnswer(options.host,
                       HookJudge(options, state.audit, state.sync_every_commit)
                           .Refuse(call, state.settings, std::string("internal error: ") + e.what(),
-                                  started, state.warnings)
+                                  started, state.broken_settings)
                           .decision,
                       call.hook_event_name);
   } catch (...) {
@@ -325,7 +324,7 @@ int RunHookProcess(const HookOptions& options) {
       std::shared_ptr<const check::ToolCallRequest> call;
       rules::DecisionSettings settings;
       std::string stage;
-      std::vector<std::string> warnings;
+      std::vector<std::string> broken_settings;
       store::AuditOptions audit;
       bool sync_every_commit = true;
       {
@@ -333,7 +332,7 @@ int RunHookProcess(const HookOptions& options) {
         call = progress.call;
         settings = progress.settings;
         stage = progress.stage;
-        warnings = progress.warnings;
+        broken_settings = progress.broken_settings;
         audit = progress.audit;
         sync_every_commit = progress.sync_every_commit;
       }
@@ -350,7 +349,8 @@ int RunHookProcess(const HookOptions& options) {
       // input bounded (store/stored_input.h) however large it is.
       const int code = WriteAnswer(
           HostAnswer(options.host, rules::ErrorDecision(settings, why), call->hook_event_name));
-      HookJudge(options, audit, sync_every_commit).Refuse(*call, settings, why, started, warnings);
+      HookJudge(options, audit, sync_every_commit)
+          .Refuse(*call, settings, why, started, broken_settings);
       return code;
     });
     answer = Decide(ReadStdin(kMaxHookInputBytes), options, progress, started);

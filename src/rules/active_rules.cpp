@@ -86,7 +86,16 @@ Result<void> ActiveRules::Reload() {
     }
   }
   std::lock_guard lock(mutex_);
-  if (!user_error.empty() && loaded_) return Fail(user_error);  // keep the rules in force
+  if (!user_error.empty() && loaded_) {
+    // The rules in force stay, and the broken file is named with them until
+    // it loads: what it says now is unknown, so nothing is auto-approved.
+    RuleSet kept = *base_;
+    kept.ignored = {user_error};
+    base_ = std::make_shared<const RuleSet>(std::move(kept));
+    ++generation_;
+    projects_.clear();
+    return Fail(user_error);
+  }
   RuleSet combined = CombineRuleFiles(files);
   if (!user_error.empty()) combined.ignored.push_back(user_error);
   base_files_ = std::move(files);

@@ -278,7 +278,7 @@ DecisionSettings DecisionSettingsFrom(const std::vector<util::SettingsLayer>& la
     if (applied) {
       settings = *applied;
     } else {
-      ignored.push_back(applied.error() + " (its hook settings are ignored)");
+      ignored.push_back(applied.error() + " (its hook settings are left out)");
     }
   }
   return settings;

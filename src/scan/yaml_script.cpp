@@ -31,7 +31,10 @@ ScriptSource ScriptFromYaml(const YAML::Node& node, std::string_view file_text,
 }
 
 std::optional<YAML::Node> ParseYamlFile(std::string_view text, Extraction& out) {
-  auto root = util::ParseYaml(text, "");
+  // A scanned file is the repository's, not togmal's configuration: its own
+  // tool decides what a repeated key means, and refusing the file would hide
+  // every script in it from the scan.
+  auto root = util::ParseYaml(text, "", {}, util::DuplicateKeys::kAllowed);
   if (root) return std::move(*root);
   // The message is ":LINE: why" (or ": why" without a line).
   std::string_view message = root.error();

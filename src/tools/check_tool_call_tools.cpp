@@ -84,6 +84,12 @@ json OutputSchema() {
         {"allowed_by_grant",
          {{"type", "integer"},
           {"description", "The `togmal allow` grant that let the call through"}}},
+        {"broken_config",
+         {{"type", "array"},
+          {"items", {{"type", "string"}}},
+          {"description",
+           "Rule or settings files that could not be read, parsed or validated (file:line: "
+           "why): while there is one, togmal asks where it would have allowed or passed"}}},
         {"ignored_flat_fields",
          {{"type", "array"},
           {"items", {{"type", "string"}}},
@@ -164,6 +170,7 @@ mcp::ToolResult Check(const CheckToolCallOptions& options, const json& arguments
   auto parsed = ParseCheckArguments(arguments);
   check::Judgement judgement;
   std::vector<std::string> ignored_flat_fields;
+  std::vector<std::string> broken_config;
   if (!parsed) {
     // A hook reads only the hook answer: an invalid call is still decided
     // (on_error, recorded). Other formats get an isError result.
@@ -175,7 +182,8 @@ mcp::ToolResult Check(const CheckToolCallOptions& options, const json& arguments
     if (call.session_id.empty()) call.session_id = context.ClientName();
     check::Policy policy{.rules = options.rules->ForCwd(call.cwd),
                          .settings = options.settings,
-                         .warnings = options.settings_warnings};
+                         .broken_settings = options.broken_settings};
+    broken_config = check::BrokenConfiguration(policy);
     judgement = judge.Decide(call, policy, started);
     if (judgement.pending) return mcp::ToolResult::NeedsInput();
   }
@@ -189,6 +197,7 @@ mcp::ToolResult Check(const CheckToolCallOptions& options, const json& arguments
       result["allow_code"] = judgement.allow_code->code;
     }
   }
+  if (!broken_config.empty()) result["broken_config"] = broken_config;
   if (!ignored_flat_fields.empty()) result["ignored_flat_fields"] = ignored_flat_fields;
   std::string text;
   if (format == "hook") {
@@ -211,7 +220,10 @@ void ReloadRules(const CheckToolCallOptions& options) {
     spdlog::info("rules reloaded from {}", options.rules->user_file().string());
   } else {
     detail["error"] = reloaded.error();
-    spdlog::error("rules not reloaded, the previous rules stay in force: {}", reloaded.error());
+    spdlog::error(
+        "rules not reloaded, the previous rules stay in force and nothing is auto-approved until "
+        "it is fixed: {}",
+        reloaded.error());
   }
   if (options.append_audit) {
     store::AuditEntry entry;
@@ -233,13 +245,16 @@ Result<CheckToolCallOptions> ServeCheckToolCallOptions(
     std::shared_ptr<store::SharedDatabase> database, const store::AuditOptions& audit) {
   CheckToolCallOptions options;
   util::SettingsLayers layers = util::LoadSettingsLayers();
-  options.settings_warnings = layers.ignored;
-  options.settings = rules::DecisionSettingsFrom(layers.layers, options.settings_warnings);
-  for (const std::string& warning : options.settings_warnings) spdlog::warn("{}", warning);
+  options.settings = check::ReadDecisionSettings(layers, options.broken_settings);
+  for (const std::string& why : options.broken_settings) {
+    spdlog::warn("{} (nothing is auto-approved until it is fixed)", why);
+  }
   options.rules = std::make_shared<rules::ActiveRules>();
   if (auto loaded = options.rules->Reload(); !loaded) {
-    spdlog::error("rules: {} (left out: the built-in rules are in force until it is fixed)",
-                  loaded.error());
+    spdlog::error(
+        "rules: {} (left out: the built-in rules are in force, and nothing is auto-approved, "
+        "until it is fixed)",
+        loaded.error());
   }
   options.append_audit = [database, audit](store::AuditEntry entry) -> Result<int64_t> {
     return database->With([&](store::Database& db) -> Result<int64_t> {

@@ -27,11 +27,11 @@ Result<std::optional<std::string>> ReadConfigFile(const std::filesystem::path& p
     return Fail("cannot read " + path.string() + ": " + std::strerror(errno));
   }
   if (!S_ISREG(info.st_mode)) {
-    return Fail(path.string() + " is not a regular file (ignored)");
+    return Fail(path.string() + " is not a regular file");
   }
   if (static_cast<std::size_t>(info.st_size) > max_bytes) {
     return Fail(path.string() + " is larger than " + std::to_string(max_bytes) +
-                " bytes (ignored)");
+                " bytes");
   }
   std::string text;
   text.resize(static_cast<std::size_t>(info.st_size) + 1);
@@ -41,7 +41,7 @@ Result<std::optional<std::string>> ReadConfigFile(const std::filesystem::path& p
       // It grew while being read: allow up to the cap.
       if (text.size() > max_bytes) {
         return Fail(path.string() + " is larger than " + std::to_string(max_bytes) +
-                    " bytes (ignored)");
+                    " bytes");
       }
       text.resize(std::min(text.size() * 2, max_bytes + 1));
     }

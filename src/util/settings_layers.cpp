@@ -55,7 +55,7 @@ SettingsLayers LoadSettingsLayers() {
     if (layer) {
       loaded.layers.push_back(std::move(*layer));
     } else {
-      loaded.ignored.push_back(layer.error() + " (settings file ignored)");
+      loaded.ignored.push_back(layer.error() + " (the settings file is left out)");
     }
   }
   return loaded;

@@ -304,11 +304,17 @@ TEST_F(CheckToolCall, HotReloadSwapsGoodRulesAndKeepsOldOnBrokenFile) {
   EXPECT_EQ(denied["decision"], "deny");
   EXPECT_EQ(denied["rule_id"], "no-ls");
 
-  // A broken file: the old rules stay, nobody is told they changed.
+  // A broken file: the old rules stay, nobody is told they changed, and
+  // until it loads nothing is auto-approved.
   std::ofstream(root_ / "config/togmal/rules.yaml") << "rules:\n  - {id: x, action: WHAT}\n";
   std::this_thread::sleep_for(std::chrono::milliseconds(800));
   ls["id"] = 3;
   EXPECT_EQ(client.Call(ls)["result"]["structuredContent"]["rule_id"], "no-ls");
+  json pwd = ToolCall(4, "togmal_check_tool_call",
+                      {{"tool_name", "Bash"}, {"command", "pwd"}, {"cwd", root_.string()}});
+  json asked = client.Call(pwd)["result"]["structuredContent"];
+  EXPECT_EQ(asked["decision"], "ask") << asked.dump();
+  EXPECT_NE(asked["broken_config"].dump().find("rules.yaml:2:"), std::string::npos) << asked.dump();
   int notices = 0;
   for (const json& message : client.seen()) {
     notices += message.value("method", "") == "notifications/resources/updated" ? 1 : 0;
@@ -321,6 +327,34 @@ TEST_F(CheckToolCall, HotReloadSwapsGoodRulesAndKeepsOldOnBrokenFile) {
       RunProcess({TogmalBinary(), "audit", "export", "--format", "jsonl"}, "", env_);
   EXPECT_NE(audit.out.find("\"applied\""), std::string::npos) << audit.out.substr(0, 2000);
   EXPECT_NE(audit.out.find("\"rejected\""), std::string::npos);
+}
+
+// Over MCP as in the hook: a broken project file stops auto-approval in its
+// project, naming file:line; a deny stays a deny.
+TEST_F(CheckToolCall, ABrokenProjectFileAsksInItsProject) {
+  fs::create_directories(root_ / "proj/.togmal");
+  std::ofstream(root_ / "proj/.togmal/rules.yaml")
+      << "rules:\n  - id: no-ls\n    conditions: {command: '^ls'}\n    action: DENY\n"
+         "    action: ASK\n";
+  ServeClient client({}, env_);
+  client.Initialize("2025-06-18");
+  auto check = [&](int id, const std::string& command, const fs::path& cwd) {
+    return client.Call(ToolCall(id, "togmal_check_tool_call",
+                                {{"tool_name", "Bash"},
+                                 {"command", command},
+                                 {"cwd", cwd.string()},
+                                 {"response_format", "hook"}}))["result"];
+  };
+  json listing = check(1, "ls -la", root_ / "proj");
+  EXPECT_EQ(listing["structuredContent"]["decision"], "ask") << listing.dump();
+  json answer = json::parse(listing["content"][0]["text"].get<std::string>());
+  EXPECT_NE(answer["hookSpecificOutput"]["permissionDecisionReason"].get<std::string>().find(
+                (root_ / "proj/.togmal/rules.yaml").string() + ":5: duplicate key \"action\""),
+            std::string::npos)
+      << answer.dump();
+  EXPECT_EQ(check(2, "rm -rf /", root_ / "proj")["structuredContent"]["decision"], "deny");
+  EXPECT_EQ(check(3, "ls -la", root_)["structuredContent"]["decision"], "allow")
+      << "another project is judged as before";
 }
 
 class RulesCli : public ::testing::Test {

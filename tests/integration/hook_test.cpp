@@ -220,11 +220,14 @@ TEST_F(HookProcess, AuditSyncSettingKeepsEveryEntry) {
   // stderr), every call is answered and recorded.
   fs::create_directories(root_ / "config/togmal");
   const json call = Event("Bash", {{"command", "git status"}});
+  // A value it cannot read makes the settings file broken: nothing is
+  // auto-approved until it is fixed.
   for (const char* sync : {"full", "normal", "sometimes"}) {
     std::ofstream(root_ / "config/togmal/settings.yaml") << "audit:\n  sync: " << sync << "\n";
     auto result = RunProcess({TogmalBinary(), "hook"}, call.dump(), env_, std::chrono::seconds(60));
     EXPECT_EQ(result.exit_code, 0) << result.err;
-    EXPECT_EQ(Decision(json::parse(result.out)), "allow") << sync;
+    EXPECT_EQ(Decision(json::parse(result.out)), std::string(sync) == "sometimes" ? "ask" : "allow")
+        << sync;
     EXPECT_EQ(result.err.find("audit.sync") != std::string::npos, std::string(sync) == "sometimes")
         << sync << ": " << result.err;
   }
@@ -308,7 +311,103 @@ TEST_F(HookProcess, ConfigFilesThatAreNotRegularFilesDoNotHangTheHook) {
   fs::create_symlink("/dev/zero", root_ / "proj/.togmal/rules.yaml");
   json out = Hook(Event("Bash", {{"command", "rm -rf /"}}).dump());
   EXPECT_EQ(Decision(out), "deny") << Reason(out);
-  EXPECT_EQ(Decision(Hook(Event("Bash", {{"command", "ls"}}).dump())), "allow");
+  // Files that cannot be read are broken files: nothing is auto-approved.
+  json listing = Hook(Event("Bash", {{"command", "ls"}}).dump());
+  EXPECT_EQ(Decision(listing), "ask") << Reason(listing);
+  EXPECT_NE(Reason(listing).find("is not a regular file"), std::string::npos) << Reason(listing);
+}
+
+// A project file that cannot be loaded may have held the rule that stops a
+// call: in its project nothing is auto-approved until it is fixed, and the
+// reason names file:line. The layers that did load keep deciding.
+TEST_F(HookProcess, ABrokenProjectRulesFileAsksInItsProjectUntilFixed) {
+  struct Broken {
+    const char* what;
+    std::string text;
+    std::string where;  // expected in the reason, after the file's path
+  };
+  const Broken cases[] = {
+      {"tabs", "rules:\n\t- id: no-ls\n\t  conditions: {command: '^ls'}\n\t  action: DENY\n",
+       ":2:"},
+      {"a duplicate key",
+       "rules:\n  - id: no-ls\n    conditions: {command: '^ls'}\n    action: ASK\n"
+       "    action: DENY\n",
+       ":5: duplicate key \"action\" (also at "},
+      {"an unknown action",
+       "rules:\n  - id: no-ls\n    conditions: {command: '^ls'}\n    action: FORBID\n",
+       ":4: rule no-ls: action must be"},
+  };
+  const fs::path file = root_ / "proj/.togmal/rules.yaml";
+  fs::create_directories(file.parent_path());
+  fs::create_directories(root_ / "elsewhere");
+  for (const Broken& broken : cases) {
+    std::ofstream(file) << broken.text;
+    json listing = Hook(Event("Bash", {{"command", "ls -la"}}).dump());
+    EXPECT_EQ(Decision(listing), "ask") << broken.what << ": " << listing.dump();
+    EXPECT_NE(Reason(listing).find(file.string() + broken.where), std::string::npos)
+        << broken.what << ": " << Reason(listing);
+    json removal = Hook(Event("Bash", {{"command", "rm -rf /"}}).dump());
+    EXPECT_EQ(Decision(removal), "deny") << broken.what << ": " << Reason(removal);
+
+    // Only its project: a call elsewhere is judged as before.
+    json outside = Event("Bash", {{"command", "ls -la"}});
+    outside["cwd"] = (root_ / "elsewhere").string();
+    EXPECT_EQ(Decision(Hook(outside.dump())), "allow") << broken.what;
+
+    // What-if questions and the doctor say the same.
+    auto checked = RunProcess(
+        {TogmalBinary(), "check", "--json", "--cwd", (root_ / "proj").string(), "ls -la"}, "", env_,
+        std::chrono::seconds(60));
+    EXPECT_EQ(json::parse(checked.out, nullptr, false).value("decision", ""), "ask")
+        << broken.what << ": " << checked.out << checked.err;
+    auto explained = RunProcess({TogmalBinary(), "rules", "explain", "--tool", "Bash", "--input",
+                                 R"({"command": "ls -la"})", "--cwd", (root_ / "proj").string()},
+                                "", env_, std::chrono::seconds(60));
+    EXPECT_NE(explained.out.find("decision:   ask"), std::string::npos)
+        << broken.what << ": " << explained.out << explained.err;
+    auto doctor = RunProcess({TogmalBinary(), "doctor", "--dir", (root_ / "proj").string()}, "",
+                             env_, std::chrono::seconds(60));
+    EXPECT_EQ(doctor.exit_code, 1);
+    EXPECT_NE(doctor.out.find("PROBLEM  rules left out: " + file.string() + broken.where),
+              std::string::npos)
+        << broken.what << ": " << doctor.out;
+  }
+  // Each decision records the file it was made without.
+  auto audit = Audit();
+  ASSERT_FALSE(audit.empty());
+  EXPECT_NE(audit[0].detail["config_ignored"].dump().find(file.string()), std::string::npos);
+
+  std::ofstream(file) << "rules:\n  - {id: no-ls, conditions: {command: '^ls'}, action: DENY}\n";
+  EXPECT_EQ(Decision(Hook(Event("Bash", {{"command", "ls -la"}}).dump())), "deny");
+  std::ofstream(file) << "rules: []\n";
+  EXPECT_EQ(Decision(Hook(Event("Bash", {{"command", "ls -la"}}).dump())), "allow")
+      << "fixed: auto-approval is back";
+}
+
+// A broken user settings file stops auto-approval everywhere.
+TEST_F(HookProcess, ABrokenUserSettingsFileAsksEverywhere) {
+  const fs::path file = root_ / "config/togmal/settings.yaml";
+  fs::create_directories(file.parent_path());
+  for (const char* text : {"hook:\n  levels: {L3: allow\n",                  // does not parse
+                           "hook:\n  on_error: deny\n  on_error: ask\n",     // a repeated key
+                           "hook:\n  levels: {L0: allow, L3: permit}\n"}) {  // not a value
+    std::ofstream(file) << text;
+    for (const fs::path& cwd : {root_ / "proj", root_}) {
+      json listing = Event("Bash", {{"command", "ls -la"}});
+      listing["cwd"] = cwd.string();
+      json out = Hook(listing.dump());
+      EXPECT_EQ(Decision(out), "ask") << text << out.dump();
+      EXPECT_NE(Reason(out).find(file.string() + ":"), std::string::npos) << Reason(out);
+    }
+    json mcp = Hook(Event("mcp__github__create_pull_request", {{"title", "t"}}).dump());
+    EXPECT_EQ(Decision(mcp), "ask") << text << ": not left to the host either";
+    EXPECT_EQ(Decision(Hook(Event("Bash", {{"command", "rm -rf /"}}).dump())), "deny") << text;
+    auto doctor = RunProcess({TogmalBinary(), "doctor", "--dir", (root_ / "proj").string()}, "",
+                             env_, std::chrono::seconds(60));
+    EXPECT_NE(doctor.out.find("PROBLEM  settings left out: " + file.string() + ":"),
+              std::string::npos)
+        << text << ": " << doctor.out;
+  }
 }
 
 TEST_F(HookProcess, ConcurrentHooksKeepOneAuditChain) {

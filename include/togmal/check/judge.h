@@ -38,21 +38,39 @@ namespace togmal::check {
 struct Policy {
   std::shared_ptr<const rules::RuleSet> rules;
   rules::DecisionSettings settings;
-  /// Configuration that could not be loaded and was left out (file:line and
-  /// why), besides the rule set's own warnings. Recorded with each decision.
-  std::vector<std::string> warnings;
+  /// Settings files that could not be read, parsed or validated ("file:line:
+  /// why"), left out of `settings`. Like the rule set's `ignored` files, each
+  /// stops all auto-approval (Judge::Decide) and is recorded with each
+  /// decision.
+  std::vector<std::string> broken_settings;
 };
 
+/// The `hook:` settings of `loaded`. `broken` gets every settings file that
+/// could not be read, parsed or validated, in any section togmal reads
+/// (`hook`, `audit`, `taxonomy`): the hook reads them all.
+rules::DecisionSettings ReadDecisionSettings(const util::SettingsLayers& loaded,
+                                             std::vector<std::string>& broken);
+
 /// Loads the policy for a call in `cwd`, for a process that judges one call
-/// (the hook, the CLI): settings from `layers` (the `hook:` section), the
-/// built-in rules, the user's rule file (`user_rules`, default
-/// rules::UserRulesPath()) and every `.togmal/rules.yaml` from `cwd` up to the
-/// repository root. A user or project file that cannot be loaded is left out
-/// with a warning: the built-in policy and every layer that loaded keep their
-/// strength. Fails only if the built-in rules cannot be loaded.
-Result<Policy> LoadPolicy(const std::filesystem::path& cwd,
-                          const std::vector<util::SettingsLayer>& layers,
+/// (the hook, the CLI): `settings` and `broken_settings` as read already
+/// (ReadDecisionSettings), the built-in rules, the user's rule file
+/// (`user_rules`, default rules::UserRulesPath()) and every
+/// `.togmal/rules.yaml` from `cwd` up to the repository root. A user or
+/// project file that cannot be loaded is left out and named in the rule set's
+/// `ignored`: no call is auto-approved while it is broken, and every layer
+/// that loaded keeps its strength. Fails only if the built-in rules cannot be
+/// loaded.
+Result<Policy> LoadPolicy(const std::filesystem::path& cwd, rules::DecisionSettings settings,
+                          std::vector<std::string> broken_settings,
                           const std::optional<std::filesystem::path>& user_rules = std::nullopt);
+
+/// The same, with the settings read from `loaded` (ReadDecisionSettings).
+Result<Policy> LoadPolicy(const std::filesystem::path& cwd, const util::SettingsLayers& loaded,
+                          const std::optional<std::filesystem::path>& user_rules = std::nullopt);
+
+/// Every configuration file `policy` was loaded without (its broken settings,
+/// then its rule set's ignored files), "file:line: why" each.
+std::vector<std::string> BrokenConfiguration(const Policy& policy);
 
 /// Resolves a SAMPLE decision in place (rules::ResolveSampleAsAsk or
 /// rules::ResolveSampleByModel), or leaves it visible as a SAMPLE. Returns
@@ -115,9 +133,12 @@ class Judge {
   explicit Judge(JudgeOptions options) : options_(std::move(options)) {}
 
   /// Classifies `call`, decides with `policy`, resolves a SAMPLE and records
-  /// the decision. Never throws: an internal error is decided as
-  /// policy.settings.on_error. `started` is when the front end received the
-  /// call (the recorded latency).
+  /// the decision. While a configuration file is broken
+  /// (BrokenConfiguration), an allow or a pass becomes ask naming it: the
+  /// file may have held the rule that would have stopped the call. Never
+  /// throws: an internal error is decided as policy.settings.on_error.
+  /// `started` is when the front end received the call (the recorded
+  /// latency).
   Judgement Decide(const ToolCallRequest& call, const Policy& policy,
                    Clock::time_point started = Clock::now()) const;
 

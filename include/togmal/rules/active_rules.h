@@ -27,8 +27,9 @@ class ActiveRules {
 
   /// Re-reads the built-in and user layers, compiling every regex. If the
   /// user file cannot be loaded the error names file:line and the rules in
-  /// use stay as they were; before any successful load that means the
-  /// built-in rules alone, with the user file named in RuleSet::ignored.
+  /// use stay as they were (before any successful load: the built-in rules
+  /// alone), with the user file named in RuleSet::ignored until it loads, so
+  /// that nothing is auto-approved meanwhile.
   Result<void> Reload();
 
   /// The built-in and user rules.
@@ -36,7 +37,8 @@ class ActiveRules {
 
   /// The rules for a call in `cwd`: Base() plus every project file from `cwd`
   /// up to the repository root (FindProjectRuleFiles). A project file that
-  /// cannot be loaded is left out and named in RuleSet::ignored.
+  /// cannot be loaded is left out and named in RuleSet::ignored (so calls in
+  /// that project are not auto-approved).
   std::shared_ptr<const RuleSet> ForCwd(const std::filesystem::path& cwd);
 
   /// The user rule file (watched for hot reload; it may not exist yet).

@@ -131,7 +131,9 @@ struct RuleSet {
   /// Rules that were read but not used (a loosening project rule, …), one
   /// sentence each naming file:line.
   std::vector<std::string> warnings;
-  /// Rule files left out because they could not be loaded: "file:line: why".
+  /// Rule files left out because they could not be read, parsed or
+  /// validated: "file:line: why". While any is listed no call judged with
+  /// this set is auto-approved (check::Judge asks instead of allowing).
   std::vector<std::string> ignored;
 };
 

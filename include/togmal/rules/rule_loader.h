@@ -71,8 +71,9 @@ struct LoadOptions {
 };
 
 /// Loads all layers. A user or project file that exists but cannot be read,
-/// parsed or validated is left out and named in RuleSet::ignored: no file
-/// can weaken the policy by being broken. Fails only when the built-in rules
+/// parsed or validated is left out and named in RuleSet::ignored, which
+/// stops auto-approval (check::Judge): no file can weaken the policy by being
+/// broken. Fails only when the built-in rules
 /// cannot be loaded.
 Result<RuleSet> LoadRules(const LoadOptions& options);
 

@@ -30,16 +30,17 @@ struct CheckToolCallOptions {
   std::shared_ptr<rules::ActiveRules> rules;
   /// The `hook:` settings (level mapping, on_error).
   rules::DecisionSettings settings;
-  /// Settings files or sections left out because they could not be loaded;
-  /// recorded with each decision.
-  std::vector<std::string> settings_warnings;
+  /// Settings files or sections left out because they could not be loaded:
+  /// check::Policy::broken_settings of every call (no call is auto-approved).
+  std::vector<std::string> broken_settings;
   /// Appends an entry to the audit trail and returns its id. Called from
   /// worker threads; the function serialises access itself.
   std::function<Result<int64_t>(store::AuditEntry)> append_audit;
   /// `togmal allow` grants for denied or asked calls; empty: none apply.
   check::GrantLookup grants;
   /// Hot reload: watch the user rule file (inotify); on a change reload and
-  /// validate it, swap atomically (a broken file keeps the old rules), audit a
+  /// validate it, swap atomically (a broken file keeps the old rules, and no
+  /// call is auto-approved until it loads), audit a
   /// config_change either way, and on success call resource_changed with
   /// "config://rules".
   bool hot_reload = false;
@@ -47,7 +48,8 @@ struct CheckToolCallOptions {
 };
 
 /// What `serve` uses: the rules loaded (ActiveRules::Reload; a broken user
-/// file is left out with a warning, the built-in rules stay in force), the
+/// file is left out with a warning, the built-in rules stay in force and
+/// nothing is auto-approved), the
 /// `hook:` settings, and audit appends to `database`.
 Result<CheckToolCallOptions> ServeCheckToolCallOptions(
     std::shared_ptr<store::SharedDatabase> database, const store::AuditOptions& audit);

@@ -30,7 +30,8 @@ Result<SettingsLayer> ParseSettingsLayer(std::string_view text, std::string sour
 struct SettingsLayers {
   std::vector<SettingsLayer> layers;  ///< the built-in layer first
   /// User files that exist but could not be read or parsed ("file:line:
-  /// why"): they are left out, the built-in settings stay in force.
+  /// why"): they are left out, the built-in settings stay in force, and
+  /// nothing is auto-approved until they are fixed (check::Judge).
   std::vector<std::string> ignored;
 };
 

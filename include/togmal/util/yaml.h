@@ -2,7 +2,8 @@
 /// YAML that people write, read with bounds, and the one conversion of YAML to
 /// JSON. yaml-cpp shares the node an alias points to, so a 700-byte file of
 /// nested aliases is small in memory but explodes for whoever walks it;
-/// ParseYaml walks it once, with the aliases expanded, under a node budget.
+/// ParseYaml walks it once, with the aliases expanded, under a node budget,
+/// and refuses a map that names a key twice.
 
 #include <yaml-cpp/yaml.h>
 
@@ -22,10 +23,17 @@ struct YamlLimits {
   std::size_t max_depth = 64;
 };
 
-/// Parses `text`. Fails with "source:line: message" on a syntax error, and
-/// when the document (aliases expanded) exceeds `limits`.
-Result<YAML::Node> ParseYaml(std::string_view text, std::string_view source,
-                             YamlLimits limits = {});
+/// Whether a map may name the same key twice. yaml-cpp keeps both and a
+/// lookup finds the first; PyYAML and js-yaml keep the last. So in a file
+/// togmal reads as configuration a duplicate is an error: whoever reviews it
+/// with another tool would read the other value.
+enum class DuplicateKeys { kError, kAllowed };
+
+/// Parses `text`. Fails with "source:line: message" on a syntax error, when
+/// the document (aliases expanded) exceeds `limits`, and on a key repeated
+/// in one map (naming the line of both, unless `duplicates` allows it).
+Result<YAML::Node> ParseYaml(std::string_view text, std::string_view source, YamlLimits limits = {},
+                             DuplicateKeys duplicates = DuplicateKeys::kError);
 
 /// How scalars become JSON: as their text (`kText`: `1` is "1"), or typed as
 /// a YAML reader would (`kTyped`: plain `1`, `true`, `~` become a number, a

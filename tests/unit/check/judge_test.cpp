@@ -97,7 +97,7 @@ TEST(Judge, SampleIsAskedWithoutAResolverAndPendingWhileTheClientIsAsked) {
   Policy policy{
       .rules = std::make_shared<const rules::RuleSet>(rules::CombineRuleFiles({std::move(*file)})),
       .settings = {},
-      .warnings = {}};
+      .broken_settings = {}};
   MemorySink memory;
   Judgement asked = Judge({.via = "hook", .audit = memory.Sink()}).Decide(Bash("ls"), policy);
   EXPECT_EQ(asked.decision.permission, rules::Permission::kAsk);
@@ -167,7 +167,7 @@ struct BrokenFile {
 
 class BrokenProjectFiles : public PolicyFiles, public ::testing::WithParamInterface<BrokenFile> {};
 
-TEST_P(BrokenProjectFiles, AreLeftOutAndNeverLoosenThePolicy) {
+TEST_P(BrokenProjectFiles, AreLeftOutAndStopAutoApprovalInTheirProject) {
   WriteFile(root_ / "config/rules.yaml",
             "rules:\n  - {id: user-no-make, conditions: {command: '^make'}, action: DENY}\n");
   WriteFile(root_ / "repo/.togmal/rules.yaml", GetParam().text);
@@ -176,7 +176,9 @@ TEST_P(BrokenProjectFiles, AreLeftOutAndNeverLoosenThePolicy) {
   EXPECT_NE(policy.rules->ignored[0].find("rules.yaml"), std::string::npos);
   EXPECT_EQ(Decision(root_ / "repo", "rm -rf /"), rules::Permission::kDeny);
   EXPECT_EQ(Decision(root_ / "repo", "make"), rules::Permission::kDeny);
-  EXPECT_EQ(Decision(root_ / "repo", "ls"), rules::Permission::kAllow);
+  EXPECT_EQ(Decision(root_ / "repo", "ls"), rules::Permission::kAsk)
+      << "the broken file may have denied it";
+  EXPECT_EQ(Decision(root_, "ls"), rules::Permission::kAllow) << "outside its project";
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -186,6 +188,8 @@ INSTANTIATE_TEST_SUITE_P(
         BrokenFile{"bad regex",
                    "rules:\n  - {id: x, conditions: {command: '(unclosed'}, action: DENY}\n"},
         BrokenFile{"misspelt action", "rules:\n  - {id: x, conditions: {}, action: ALOW}\n"},
+        BrokenFile{"duplicate key",
+                   "rules:\n  - {id: x, conditions: {}, action: ASK, action: DENY}\n"},
         BrokenFile{
             "alias bomb",
             "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\n"
@@ -207,14 +211,15 @@ TEST_F(PolicyFiles, AProjectFileThatIsNotARegularFileIsLeftOutWithoutWaiting) {
   EXPECT_EQ(Decision(root_ / "repo", "rm -rf /"), rules::Permission::kDeny);
 }
 
-TEST_F(PolicyFiles, ABrokenUserFileLeavesTheBuiltinPolicyAtFullStrength) {
+TEST_F(PolicyFiles, ABrokenUserFileKeepsTheBuiltinPolicyAndStopsAutoApproval) {
   WriteFile(root_ / "config/rules.yaml", "rules:\n  - {id: x, action: MAYBE}\n");
   Policy policy = Load(root_ / "repo");
   ASSERT_EQ(policy.rules->ignored.size(), 1u);
   EXPECT_NE(policy.rules->ignored[0].find("rules.yaml:2"), std::string::npos)
       << policy.rules->ignored[0];
   EXPECT_EQ(Decision(root_ / "repo", "rm -rf /"), rules::Permission::kDeny);
-  EXPECT_EQ(Decision(root_ / "repo", "ls"), rules::Permission::kAllow);
+  EXPECT_EQ(Decision(root_ / "repo", "ls"), rules::Permission::kAsk)
+      << "the broken file may have denied it";
   // The decision records what was left out.
   MemorySink memory;
   Judge({.via = "hook", .audit = memory.Sink()})
@@ -222,6 +227,29 @@ TEST_F(PolicyFiles, ABrokenUserFileLeavesTheBuiltinPolicyAtFullStrength) {
   ASSERT_EQ(memory.entries.size(), 1u);
   EXPECT_NE(memory.entries[0].detail["config_ignored"].dump().find("rules.yaml:2"),
             std::string::npos);
+}
+
+// A broken settings file: whatever would have been allowed or left to the
+// host asks, naming the file; asks and denies stand.
+TEST(Judge, BrokenSettingsStopAutoApprovalButNotDenials) {
+  Policy policy = BuiltinPolicy();
+  const Judge judge({.via = "cli", .recording = Recording::kWhatIf});
+  ASSERT_EQ(judge.Decide(Bash("ls -la"), policy).decision.permission, rules::Permission::kAllow);
+  ToolCallRequest other_server;
+  other_server.tool_name = "mcp__github__create_pull_request";
+  other_server.tool_input = {{"title", "t"}};
+  ASSERT_EQ(judge.Decide(other_server, policy).decision.permission, rules::Permission::kPass);
+
+  policy.broken_settings = {"/home/u/.config/togmal/settings.yaml:3: bad indentation"};
+  const rules::Decision listing = judge.Decide(Bash("ls -la"), policy).decision;
+  EXPECT_EQ(listing.permission, rules::Permission::kAsk);
+  EXPECT_NE(listing.reason.find("settings.yaml:3: bad indentation"), std::string::npos)
+      << listing.reason;
+  EXPECT_TRUE(listing.notice.empty());
+  EXPECT_EQ(judge.Decide(other_server, policy).decision.permission, rules::Permission::kAsk);
+  const rules::Decision removal = judge.Decide(Bash("rm -rf /"), policy).decision;
+  EXPECT_EQ(removal.permission, rules::Permission::kDeny);
+  EXPECT_EQ(removal.reason.find("settings.yaml"), std::string::npos) << removal.reason;
 }
 
 TEST(ClaudeHookAnswer, CarriesTheDecisionInsideHookSpecificOutput) {
@@ -399,7 +427,8 @@ TEST(ClaudeHookAnswer, PassIsNoDecisionAtAll) {
 TEST(Judge, TheStrictProfileJudgesWithTheSeedsTable) {
   auto layer = util::ParseSettingsLayer("profile: strict\n", "s.yaml");
   ASSERT_TRUE(layer.ok());
-  auto policy = LoadPolicy("", {*layer}, fs::path("/nonexistent/rules.yaml"));
+  auto policy = LoadPolicy("", util::SettingsLayers{.layers = {*layer}, .ignored = {}},
+                           fs::path("/nonexistent/rules.yaml"));
   ASSERT_TRUE(policy.ok());
   const Judge judge({.via = "cli", .recording = Recording::kWhatIf});
   const Policy standard = BuiltinPolicy();

@@ -152,9 +152,10 @@ TEST_F(PreToolUse, OnErrorCanBeDeny) {
 
 TEST_F(PreToolUse, BrokenRuleFileIsLeftOutAndRecordedNamingTheLine) {
   // A broken file cannot loosen the policy (it would turn deny into ask):
-  // the built-in policy decides, and the audit entry names the file.
+  // the built-in policy decides, nothing is auto-approved (the file may have
+  // denied it), and the audit entry names the file.
   WriteFile(root_ / "config/togmal/rules.yaml", "rules:\n  - id: x\n    action: MAYBE\n");
-  EXPECT_EQ(Decision(Run("Bash", {{"command", "ls"}})), "allow");
+  EXPECT_EQ(Decision(Run("Bash", {{"command", "ls"}})), "ask");
   EXPECT_EQ(Decision(Run("Bash", {{"command", "rm -rf /"}})), "deny");
   auto audit = Audit();
   ASSERT_EQ(audit.size(), 2u);

@@ -34,12 +34,18 @@ TEST(ActiveRules, BrokenReloadKeepsTheOldRules) {
   auto reloaded = active.Reload();
   ASSERT_FALSE(reloaded.ok());
   EXPECT_NE(reloaded.error().find(user.string() + ":2:"), std::string::npos) << reloaded.error();
-  EXPECT_EQ(active.Base(), before);
-  EXPECT_EQ(active.ForCwd(""), before);
+  // The same rules, now naming the broken file (nothing is auto-approved).
+  const auto kept = active.Base();
+  EXPECT_TRUE(Has(*kept, "mine"));
+  EXPECT_EQ(kept->rules.size(), before->rules.size());
+  EXPECT_EQ(kept->ignored, std::vector<std::string>{reloaded.error()});
+  EXPECT_EQ(active.ForCwd(""), kept);
+  EXPECT_TRUE(before->ignored.empty()) << "a reader's old set is not changed";
 
   std::ofstream(user) << "rules:\n  - {id: theirs, conditions: {}, action: DENY}\n";
   ASSERT_TRUE(active.Reload().ok());
   EXPECT_TRUE(Has(*active.Base(), "theirs"));
+  EXPECT_TRUE(active.Base()->ignored.empty());
   EXPECT_FALSE(Has(*active.Base(), "mine"));
   EXPECT_TRUE(Has(*before, "mine")) << "a reader's old set stays valid";
 }

@@ -87,6 +87,45 @@ TEST(ParseYaml, DepthAndSyntaxErrorsNameTheSource) {
   EXPECT_EQ(broken.error().rfind("broken.yaml:", 0), 0u) << broken.error();
 }
 
+// yaml-cpp keeps both values of a repeated key and a lookup finds the first;
+// PyYAML and js-yaml keep the last. A reviewer would read the other value, so
+// every file togmal reads as configuration refuses it, naming both lines.
+TEST(ParseYaml, ARepeatedKeyIsAnErrorNamingBothLines) {
+  struct Case {
+    const char* yaml;
+    const char* error;
+  };
+  const Case cases[] = {
+      {"id: x\naction: ALLOW\nreason: r\naction: DENY\n",
+       "r.yaml:4: duplicate key \"action\" (also at r.yaml:2"},
+      // Nested maps, inside a list.
+      {"rules:\n  - id: x\n    conditions:\n      tool_name: Bash\n      tool_name: Read\n",
+       "r.yaml:5: duplicate key \"tool_name\" (also at r.yaml:4"},
+      // A flow map.
+      {"hook: {levels: {L1: allow}}\nx: {a: 1, a: 2}\n",
+       "r.yaml:2: duplicate key \"a\" (also at r.yaml:2"},
+      // Quoting does not make another key: all three are the string a.
+      {"a: 1\n\"a\": 2\n", "r.yaml:2: duplicate key \"a\" (also at r.yaml:1"},
+      {"'a': 1\nb: 2\na: 3\n", "r.yaml:3: duplicate key \"a\" (also at r.yaml:1"},
+  };
+  for (const Case& test : cases) {
+    auto parsed = ParseYaml(test.yaml, "r.yaml");
+    ASSERT_FALSE(parsed.ok()) << test.yaml;
+    EXPECT_EQ(parsed.error().rfind(test.error, 0), 0u) << parsed.error();
+  }
+  // The same key in two maps is no repetition.
+  EXPECT_TRUE(ParseYaml("a: {x: 1}\nb: {x: 2}\nc: [{x: 1}, {x: 2}]\n", "r.yaml").ok());
+}
+
+TEST(ParseYaml, RepeatedKeysAreKeptWhereTheCallerAllowsThem) {
+  // What yaml-cpp does with them (and so what the scanner sees): both are
+  // kept, and a lookup finds the first.
+  auto parsed = ParseYaml("a: 1\na: 2\n", "ci.yml", {}, DuplicateKeys::kAllowed);
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  EXPECT_EQ(parsed->size(), 2u);
+  EXPECT_EQ((*parsed)["a"].Scalar(), "1");
+}
+
 TEST(YamlToJson, TypesScalarsOnlyWhenAsked) {
   auto root = ParseYaml("n: 1\nq: '1'\nb: true\nz: ~\ns: [a, 2]\n", "t.yaml");
   ASSERT_TRUE(root.ok());
