@@ -9,6 +9,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -58,15 +59,17 @@ std::string EmitStrings(std::ostream& out, const std::string& name,
   return name;
 }
 
-// `commands: [[gh, secret, set], …]` as arrays of words and one array of spans.
+// `commands: [[gh, secret, set], …]` as arrays of words and one array of spans;
+// each command's first word is added to `first_words`.
 std::string EmitCommands(std::ostream& out, const YAML::Node& node, const std::string& source,
-                         const std::string& name) {
+                         const std::string& name, std::set<std::string>& first_words) {
   if (!node) return "{}";
   if (!node.IsSequence()) throw Failure{At(source, node) + "commands is not a list of lists"};
   std::vector<std::string> spans;
   for (std::size_t i = 0; i < node.size(); ++i) {
     const auto words = Strings(node[i], source, "a command");
     if (words.empty()) throw Failure{At(source, node[i]) + "an empty command"};
+    first_words.insert(words[0]);
     const std::string words_name = name + "_" + std::to_string(i);
     EmitStrings(out, words_name, words);
     spans.push_back("CommandWords(" + words_name + ")");
@@ -91,7 +94,7 @@ void CheckKeys(const YAML::Node& node, const std::string& source,
 std::string Compile(const YAML::Node& root, const std::string& source) {
   CheckKeys(root, source, {"token_prefixes", "secret_names", "secret_options", "setters"});
   std::ostringstream body;
-  std::ostringstream tables;
+  std::set<std::string> first_words;
 
   const std::map<std::string, std::string> kChars = {
       {"alnum", "kAlnum"},           {"word", "kWord"},
@@ -138,7 +141,8 @@ std::string Compile(const YAML::Node& root, const std::string& source) {
     const YAML::Node entry = options[i];
     CheckKeys(entry, source, {"commands", "options", "value"});
     const std::string index = std::to_string(i);
-    const std::string commands = EmitCommands(body, entry["commands"], source, "kOptionCommands" + index);
+    const std::string commands =
+        EmitCommands(body, entry["commands"], source, "kOptionCommands" + index, first_words);
     const auto spellings = Strings(entry["options"], source, "options");
     for (const auto& option : spellings) {
       if (option.size() < 2 || option[0] != '-') {
@@ -169,7 +173,8 @@ std::string Compile(const YAML::Node& root, const std::string& source) {
       throw Failure{At(source, entry) + "a setter needs commands"};
     }
     const std::string commands =
-        EmitCommands(body, entry["commands"], source, "kSetterCommands" + std::to_string(i));
+        EmitCommands(body, entry["commands"], source, "kSetterCommands" + std::to_string(i),
+                     first_words);
     const std::string names_kind = entry["names"] ? entry["names"].Scalar() : "secret";
     if (names_kind != "secret" && names_kind != "any") {
       throw Failure{At(source, entry["names"]) + "names is secret or any"};
@@ -181,12 +186,16 @@ std::string Compile(const YAML::Node& root, const std::string& source) {
   for (const auto& entry : setter_entries) body << "    " << entry << ",\n";
   body << "};\n";
 
+  const std::string command_names = EmitStrings(
+      body, "kCommandNames", std::vector<std::string>(first_words.begin(), first_words.end()));
+
   std::ostringstream out;
   out << "// Generated from config/redaction.yaml by togmal_compile_redaction. Do not edit.\n"
       << "#include \"redaction_tables.h\"\n\nnamespace togmal::store::redaction {\nnamespace {\n\n"
       << body.str() << "\n}  // namespace\n\n"
       << "const Tables kTables = {kTokenPrefixes, {" << contains << ", " << parts << ", "
-      << except << ", " << members << "}, kSecretOptions, kSetters};\n\n"
+      << except << ", " << members << "}, kSecretOptions, kSetters, " << command_names
+      << "};\n\n"
       << "}  // namespace togmal::store::redaction\n";
   return out.str();
 }

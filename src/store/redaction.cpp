@@ -236,29 +236,6 @@ bool Contains(std::span<const std::string_view> words, std::string_view word) {
   return std::find(words.begin(), words.end(), word) != words.end();
 }
 
-// The lower-cased parts of `name`, split at non-alphanumerics and where a
-// lower-case letter or digit is followed by an upper-case one (camelCase).
-std::vector<std::string> NameParts(std::string_view name) {
-  std::vector<std::string> parts;
-  std::string part;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    const char c = name[i];
-    if (!IsAlnum(c)) {
-      if (!part.empty()) parts.push_back(std::move(part));
-      part.clear();
-      continue;
-    }
-    const bool upper = std::isupper(static_cast<unsigned char>(c)) != 0;
-    if (upper && i > 0 && !part.empty() && std::isupper(static_cast<unsigned char>(name[i - 1])) == 0) {
-      parts.push_back(std::move(part));
-      part.clear();
-    }
-    part += LowerChar(c);
-  }
-  if (!part.empty()) parts.push_back(std::move(part));
-  return parts;
-}
-
 /// Whether a value named `name` is a secret (config/redaction.yaml,
 /// secret_names); `member`: the name of a JSON member.
 bool IsSecretName(std::string_view name, bool member) {
@@ -273,12 +250,31 @@ bool IsSecretName(std::string_view name, bool member) {
       if (lower.find(word) != std::string::npos) return true;
     }
   }
-  const std::vector<std::string> parts = NameParts(name);
-  for (const std::string& part : parts) {
-    if (Contains(names.parts, part)) return true;
+  // The parts of the name, split at non-alphanumerics and where a lower-case
+  // letter or digit is followed by an upper-case one (camelCase), checked as
+  // they are found: this runs for every member name of every stored entry.
+  const auto is_upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+  const char* const data = name.data();
+  std::string_view previous;
+  std::string_view last;
+  std::size_t part_count = 0;
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i <= name.size(); ++i) {
+    const bool at_end = i == name.size();
+    const bool alnum = !at_end && IsAlnum(data[i]);
+    const bool boundary =
+        at_end || !alnum || (i > begin && is_upper(data[i]) && !is_upper(data[i - 1]));
+    if (!boundary) continue;
+    if (i > begin) {
+      const std::string_view part = std::string_view(lower).substr(begin, i - begin);
+      if (Contains(names.parts, part)) return true;
+      previous = last;
+      last = part;
+      ++part_count;
+    }
+    begin = alnum ? i : i + 1;
   }
-  return parts.size() >= 2 && parts.back() == "key" &&
-         !Contains(names.key_suffix_except, parts[parts.size() - 2]);
+  return part_count >= 2 && last == "key" && !Contains(names.key_suffix_except, previous);
 }
 
 bool IsNameChar(char c) { return IsWordChar(c) || c == '-' || c == '.' || c == '/'; }
@@ -372,6 +368,7 @@ struct Word {
   std::size_t end = 0;
   std::string text;       ///< unquoted
   std::string_view name;  ///< `text` without a path: /usr/bin/mysql is mysql
+  bool names_a_command = false;  ///< `name` is the first word of some rule's command
 };
 
 // The simple commands of `text` as words, split the way a shell would at
@@ -427,11 +424,16 @@ std::vector<std::vector<Word>> Commands(std::string_view text) {
     commands.back().push_back(std::move(word));
   }
   // Names point into each word's own text, so only once the vectors are final.
+  // Each word is looked up once; only the few that name a command are then
+  // compared with the rules' commands.
+  const std::span<const std::string_view> command_names = kTables.command_names;
   for (std::vector<Word>& words : commands) {
     for (Word& word : words) {
       const std::size_t slash = word.text.rfind('/');
       word.name = std::string_view(word.text);
       if (slash != std::string::npos) word.name.remove_prefix(slash + 1);
+      word.names_a_command =
+          std::binary_search(command_names.begin(), command_names.end(), word.name);
     }
   }
   return commands;
@@ -442,9 +444,7 @@ std::vector<std::vector<Word>> Commands(std::string_view text) {
 // anything between them (`aws --profile p configure set`). 0 when it is not there.
 std::size_t AfterCommand(const std::vector<Word>& words, redaction::CommandWords command) {
   for (std::size_t start = 0; start < words.size(); ++start) {
-    // Sizes first: most words differ from most commands in length.
-    const std::string_view name = words[start].name;
-    if (name.size() != command[0].size() || name != command[0]) continue;
+    if (!words[start].names_a_command || words[start].name != command[0]) continue;
     std::size_t next = start + 1;
     std::size_t matched = 1;
     for (; next < words.size() && matched < command.size(); ++next) {

@@ -54,6 +54,8 @@ struct Tables {
   SecretNames secret_names;
   std::span<const SecretOptions> secret_options;
   std::span<const Setters> setters;
+  /// The first word of every command above, sorted and unique.
+  std::span<const std::string_view> command_names;
 };
 
 /// Generated from config/redaction.yaml.
