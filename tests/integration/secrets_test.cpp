@@ -219,5 +219,14 @@ TEST(Secrets, KnownByMeaningNeverStoredExportedOrTailed) {
   EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
 }
 
+TEST(Secrets, NeverInALogLine) {
+  // TOGMAL_LOG's bad value is quoted in a warning: the one redactor runs on it.
+  auto result = RunProcess({TogmalBinary(), "version"}, "",
+                           {{"TOGMAL_LOG", "x ghp_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ23 password=logPassZZ24"}});
+  EXPECT_NE(result.err.find("unknown log level"), std::string::npos) << result.err;
+  EXPECT_EQ(result.err.find("ghp_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ23"), std::string::npos) << result.err;
+  EXPECT_EQ(result.err.find("logPassZZ24"), std::string::npos) << result.err;
+}
+
 }  // namespace
 }  // namespace togmal::testing
