@@ -285,7 +285,7 @@ Result<void> AllowGrants::RememberCall(const CodedCall& call) {
     insert.bind(5, util::DumpJson(RedactSecretsInJson(call.input)));
     BindOptional(insert, 6, call.cwd);
     insert.bind(7, call.decision);
-    BindOptional(insert, 8, call.reason);
+    BindOptional(insert, 8, RedactSecrets(call.reason));  // it may quote the command
     insert.exec();
     SQLite::Statement trim(database_->sql(), "DELETE FROM coded_call WHERE id <= ?");
     trim.bind(1, database_->sql().getLastInsertRowid() - kRememberedCalls);

@@ -2,14 +2,24 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <cctype>
 #include <memory>
 #include <mutex>
 #include <vector>
 
+#include "redaction_tables.h"
+
 namespace togmal::store {
 
 namespace {
+
+using redaction::kTables;
+
+// ---------------------------------------------------------------------------
+// Shapes: secrets recognised by a pattern around them. Everything known by
+// meaning (option, name, prefix) is data in config/redaction.yaml, scanned
+// without regular expressions below.
 
 struct SecretPattern {
   const char* pattern;
@@ -20,15 +30,8 @@ struct SecretPattern {
   std::string_view triggers;
   // Characters one of which any match contains ("" when none is needed).
   std::string_view needs_one_of = {};
-  // Assignments: a match has a trigger inside a word followed (after spaces)
-  // by one of `needs_one_of`. Our own reasons say "togmal L2: … (secrets,
-  // keys or credentials)", and compiling the assignment pattern for them
-  // cost a hook call a quarter of its instructions.
-  bool assignment = false;
 };
 
-// Most specific first: a key inside an assignment is replaced by its own
-// pattern, and the assignment pattern then leaves "[REDACTED]" as it is.
 constexpr SecretPattern kSecretPatterns[] = {
     // PEM and PGP private key blocks, also cut off before their END line.
     {R"(-----BEGIN[A-Z ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z ]*PRIVATE KEY(?: BLOCK)?-----|\z))",
@@ -37,39 +40,12 @@ constexpr SecretPattern kSecretPatterns[] = {
     {R"((?i)(\bbearer\s+)[A-Za-z0-9._~+/\-]+=*)", "\\1[REDACTED]", "bearer"},
     // JSON Web Tokens: base64url header and payload (both JSON objects), signature.
     {R"(\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{8,})", "[REDACTED]", "eyj"},
-    // OpenAI and Anthropic (sk-…, sk-proj-…, sk-ant-…), Stripe (sk_live_, rk_test_, …).
-    {R"(\bsk-[A-Za-z0-9_\-]{16,})", "[REDACTED]", "sk-"},
-    {R"(\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,})", "[REDACTED]", "k_live_|k_test_"},
-    {R"(\b(?:AKIA|ASIA)[0-9A-Z]{16}\b)", "[REDACTED]", "akia|asia"},
-    {R"(\bgh[pousr]_[A-Za-z0-9]{20,})", "[REDACTED]", "ghp_|gho_|ghu_|ghs_|ghr_"},
-    {R"(\bgithub_pat_[A-Za-z0-9_]{20,})", "[REDACTED]", "github_pat_"},
-    // GitLab personal, deploy, runner, trigger and OAuth tokens.
-    {R"(\bgl(?:pat|dt|rt|ptt|soat|ft|cbt)-[A-Za-z0-9_\-]{20,})", "[REDACTED]",
-     "glpat-|gldt-|glrt-|glptt-|glsoat-|glft-|glcbt-"},
-    {R"(\bxox[abeoprs]-[A-Za-z0-9\-]{10,})", "[REDACTED]", "xox"},
-    {R"(\bxapp-[0-9]-[A-Za-z0-9\-]{10,})", "[REDACTED]", "xapp-"},
+    // Slack incoming webhooks: the path is the secret.
     {R"((hooks\.slack\.com/services/)[A-Za-z0-9/]+)", "\\1[REDACTED]", "hooks.slack.com"},
-    // Google API keys and OAuth access tokens.
-    {R"(\bAIza[0-9A-Za-z_\-]{35})", "[REDACTED]", "aiza"},
-    {R"(\bya29\.[0-9A-Za-z_\-]{20,})", "[REDACTED]", "ya29."},
-    // Hugging Face.
-    {R"(\bhf_[A-Za-z0-9]{30,})", "[REDACTED]", "hf_"},
-    // Passwords on command lines: mysql -pSECRET (no space: -p alone prompts),
-    // sshpass -p X, --password X, curl -u user:X.
-    {R"((?i)(\b(?:mysql[a-z_-]*|mariadb[a-z_-]*)\b[^\n|;&]*?\s-p)("[^"\n]*"|'[^'\n]*'|[^\s"'-][^\s]*))",
-     "\\1[REDACTED]", "mysql|mariadb"},
-    {R"((\bsshpass\s+-p\s*)("[^"\n]*"|'[^'\n]*'|\S+))", "\\1[REDACTED]", "sshpass"},
-    {R"((?i)(--pass(?:word|wd|phrase)?\s+)("[^"\n]*"|'[^'\n]*'|\S+))", "\\1[REDACTED]", "--pass"},
+    // curl -u user:X, --user user:X (any tool's user:password operand).
     {R"((\s(?:-u|--user)\s+[^\s:@/]+:)("[^"\n]*"|'[^'\n]*'|[^\s'"]+))", "\\1[REDACTED]",
      "-u |--user ", ":"},
-    {R"((?i)(\b[A-Za-z0-9_-]*(?:secret|token|passw(?:or)?d|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_-]*\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"'#;&|]+))",
-     "\\1[REDACTED]", "secret|token|passw|api|access|private|credential", "=:", true},
 };
-
-// Object member names whose string values are secrets as a whole.
-constexpr SecretPattern kSecretKey = {
-    R"((?i)secret|token|passw(?:or)?d|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|authorization|cookie)",
-    "", "secret|token|passw|api|access|private|credential|authorization|cookie"};
 
 RE2::Options Options() {
   RE2::Options options;
@@ -97,42 +73,31 @@ class LazyPattern {
   mutable std::unique_ptr<RE2> compiled_;
 };
 
-struct Patterns {
-  std::vector<std::unique_ptr<LazyPattern>> secrets;
-  LazyPattern secret_key{kSecretKey};
-};
-
-const Patterns& AllPatterns() {
+const std::vector<std::unique_ptr<LazyPattern>>& AllPatterns() {
   // Never destroyed: a short-lived hook process should not pay for tearing
   // down what it is about to drop anyway.
-  static const Patterns* const patterns = [] {
-    auto* all = new Patterns;
+  static const auto* const patterns = [] {
+    auto* all = new std::vector<std::unique_ptr<LazyPattern>>;
     for (const SecretPattern& secret : kSecretPatterns) {
-      all->secrets.push_back(std::make_unique<LazyPattern>(secret));
+      all->push_back(std::make_unique<LazyPattern>(secret));
     }
     return all;
   }();
   return *patterns;
 }
 
+char LowerChar(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+
 std::string Lower(std::string_view text) {
   std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : lower) c = LowerChar(c);
   return lower;
 }
 
-bool IsWordChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-';
-}
-
-// Whether the word around the trigger found at `at` is followed, after any
-// spaces, by one of `wanted`.
-bool WordFollowedBy(std::string_view text, std::size_t at, std::string_view wanted) {
-  std::size_t i = at;
-  while (i < text.size() && IsWordChar(text[i])) ++i;
-  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])) != 0) ++i;
-  return i < text.size() && wanted.find(text[i]) != std::string_view::npos;
-}
+bool IsAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+bool IsWordChar(char c) { return IsAlnum(c) || c == '_'; }
+bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+bool IsSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 
 bool MayMatch(const SecretPattern& pattern, std::string_view lower_text) {
   if (!pattern.needs_one_of.empty() &&
@@ -142,28 +107,438 @@ bool MayMatch(const SecretPattern& pattern, std::string_view lower_text) {
   std::string_view triggers = pattern.triggers;
   while (!triggers.empty()) {
     const std::size_t bar = triggers.find('|');
-    const std::string_view trigger = triggers.substr(0, bar);
-    for (std::size_t at = lower_text.find(trigger); at != std::string_view::npos;
-         at = lower_text.find(trigger, at + 1)) {
-      if (!pattern.assignment || WordFollowedBy(lower_text, at, pattern.needs_one_of)) return true;
-    }
+    if (lower_text.find(triggers.substr(0, bar)) != std::string_view::npos) return true;
     if (bar == std::string_view::npos) break;
     triggers.remove_prefix(bar + 1);
   }
   return false;
 }
 
-bool IsSecretKey(const std::string& key) {
-  const LazyPattern& secret_key = AllPatterns().secret_key;
-  return MayMatch(secret_key.source(), Lower(key)) && RE2::PartialMatch(key, secret_key.Get());
+// ---------------------------------------------------------------------------
+// Spans: the scanners below collect what to replace, then it is replaced at once.
+
+struct Span {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+};
+
+class Replacements {
+ public:
+  void Add(std::size_t begin, std::size_t end) {
+    if (end > begin) spans_.push_back({begin, end});
+  }
+
+  /// `text` with each span (merged where they overlap) replaced by kRedacted.
+  void ApplyTo(std::string& text) {
+    if (spans_.empty()) return;
+    std::sort(spans_.begin(), spans_.end(),
+              [](const Span& a, const Span& b) { return a.begin < b.begin; });
+    std::string result;
+    result.reserve(text.size());
+    std::size_t copied = 0;
+    for (std::size_t i = 0; i < spans_.size();) {
+      const std::size_t begin = spans_[i].begin;
+      std::size_t end = spans_[i].end;
+      for (++i; i < spans_.size() && spans_[i].begin < end; ++i) end = std::max(end, spans_[i].end);
+      result.append(text, copied, begin - copied);
+      result += kRedacted;
+      copied = end;
+    }
+    result.append(text, copied);
+    text = std::move(result);
+    spans_.clear();
+  }
+
+ private:
+  std::vector<Span> spans_;
+};
+
+bool IsRedactedAt(std::string_view text, std::size_t at) {
+  return text.substr(at, kRedacted.size()) == kRedacted;
 }
+
+// ---------------------------------------------------------------------------
+// Token prefixes.
+
+bool IsTokenChar(redaction::TokenChars chars, char c) {
+  using redaction::TokenChars;
+  switch (chars) {
+    case TokenChars::kAlnum:
+      return IsAlnum(c);
+    case TokenChars::kWord:
+      return IsWordChar(c);
+    case TokenChars::kDashed:
+      return IsWordChar(c) || c == '-';
+    case TokenChars::kAlnumDash:
+      return IsAlnum(c) || c == '-';
+    case TokenChars::kUpperDigit:
+      return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    case TokenChars::kDotted:
+      return IsWordChar(c) || c == '-' || c == '.';
+  }
+  return false;
+}
+
+// Whether some token prefix starts with each byte: most word starts are
+// rejected by one look-up instead of a comparison with every prefix. Raw
+// arrays and pointers: this loop sees every byte of every stored text, and a
+// debug build calls a function for each operator[].
+struct PrefixInitials {
+  bool starts[256] = {};
+};
+
+const PrefixInitials& Initials() {
+  static const PrefixInitials initials = [] {
+    PrefixInitials first;
+    for (const redaction::TokenPrefix& token : kTables.token_prefixes) {
+      first.starts[static_cast<unsigned char>(token.prefix[0])] = true;
+    }
+    return first;
+  }();
+  return initials;
+}
+
+void FindPrefixedTokens(std::string_view text, Replacements& found) {
+  const bool* const starts = Initials().starts;
+  const char* const data = text.data();
+  const std::size_t size = text.size();
+  const redaction::TokenPrefix* const tokens = kTables.token_prefixes.data();
+  const std::size_t token_count = kTables.token_prefixes.size();
+  for (std::size_t at = 0; at < size; ++at) {
+    // A token starts a word: not inside a longer one.
+    if (!starts[static_cast<unsigned char>(data[at])] || (at > 0 && IsWordChar(data[at - 1]))) {
+      continue;
+    }
+    for (std::size_t t = 0; t < token_count; ++t) {
+      const redaction::TokenPrefix& token = tokens[t];
+      if (token.prefix[0] != data[at] || text.substr(at, token.prefix.size()) != token.prefix) {
+        continue;
+      }
+      std::size_t end = at + token.prefix.size();
+      while (end < size && IsTokenChar(token.chars, data[end])) ++end;
+      const std::size_t length = end - at - token.prefix.size();
+      if (length < token.min_length) continue;
+      if (token.max_length != 0 &&
+          (length > token.max_length || (end < size && IsWordChar(data[end])))) {
+        continue;
+      }
+      found.Add(at, end);
+      at = end - 1;
+      break;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Secret names.
+
+bool Contains(std::span<const std::string_view> words, std::string_view word) {
+  return std::find(words.begin(), words.end(), word) != words.end();
+}
+
+/// Whether a value named `name` is a secret (config/redaction.yaml,
+/// secret_names); `member`: the name of a JSON member.
+bool IsSecretName(std::string_view name, bool member) {
+  if (name.empty() || name.size() > 256) return false;
+  const std::string lower = Lower(name);
+  const auto& names = kTables.secret_names;
+  for (const std::string_view word : names.contains) {
+    if (lower.find(word) != std::string::npos) return true;
+  }
+  if (member) {
+    for (const std::string_view word : names.members) {
+      if (lower.find(word) != std::string::npos) return true;
+    }
+  }
+  // The parts of the name, split at non-alphanumerics and where a lower-case
+  // letter or digit is followed by an upper-case one (camelCase), checked as
+  // they are found: this runs for every member name of every stored entry.
+  const auto is_upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+  const char* const data = name.data();
+  std::string_view previous;
+  std::string_view last;
+  std::size_t part_count = 0;
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i <= name.size(); ++i) {
+    const bool at_end = i == name.size();
+    const bool alnum = !at_end && IsAlnum(data[i]);
+    const bool boundary =
+        at_end || !alnum || (i > begin && is_upper(data[i]) && !is_upper(data[i - 1]));
+    if (!boundary) continue;
+    if (i > begin) {
+      const std::string_view part = std::string_view(lower).substr(begin, i - begin);
+      if (Contains(names.parts, part)) return true;
+      previous = last;
+      last = part;
+      ++part_count;
+    }
+    begin = alnum ? i : i + 1;
+  }
+  return part_count >= 2 && last == "key" && !Contains(names.key_suffix_except, previous);
+}
+
+bool IsNameChar(char c) { return IsWordChar(c) || c == '-' || c == '.' || c == '/'; }
+
+// Where a quoted value that opens at `at` ends (past its closing quote): a
+// quote is ", ' or \" (inside JSON text that was itself stored as a string).
+// npos when `at` opens no quote.
+std::size_t QuotedEnd(std::string_view text, std::size_t at) {
+  if (at >= text.size()) return std::string_view::npos;
+  std::string_view quote;
+  if (text[at] == '"' || text[at] == '\'') {
+    quote = text.substr(at, 1);
+  } else if (text.substr(at, 2) == "\\\"") {
+    quote = "\\\"";
+  } else {
+    return std::string_view::npos;
+  }
+  const std::size_t line_end = std::min(text.find('\n', at), text.size());
+  std::size_t close = at + quote.size();
+  while (true) {
+    close = text.find(quote, close);
+    if (close == std::string_view::npos || close >= line_end) return line_end;
+    // In "…" a backslash escapes the quote; \" as the quote has no escape.
+    if (quote == "\"" && text[close - 1] == '\\') {
+      ++close;
+      continue;
+    }
+    return close + quote.size();
+  }
+}
+
+// Where an unquoted value starting at `at` ends.
+std::size_t BareEnd(std::string_view text, std::size_t at) {
+  std::size_t end = at;
+  while (end < text.size()) {
+    const char c = text[end];
+    if (IsSpace(c) || c == '"' || c == '\'' || c == '#' || c == ';' || c == '&' || c == '|') break;
+    if (c == '\\' && end + 1 < text.size() && text[end + 1] == '"') break;
+    ++end;
+  }
+  return end;
+}
+
+// The name just before the `=` or `:` at `separator`, or "" when there is none.
+std::string_view NameBefore(std::string_view text, std::size_t separator) {
+  std::size_t end = separator;
+  while (end > 0 && IsBlank(text[end - 1])) --end;
+  if (end == 0) return {};
+  const char last = text[end - 1];
+  if (last == '"' || last == '\'') {  // "name": … or 'name' = …
+    const bool escaped = last == '"' && end >= 2 && text[end - 2] == '\\';
+    const std::size_t close = end - (escaped ? 2 : 1);
+    std::size_t open = close;
+    while (open > 0 && IsNameChar(text[open - 1])) --open;
+    if (open == 0 || text[open - 1] != last) return {};
+    return text.substr(open, close - open);
+  }
+  std::size_t begin = end;
+  while (begin > 0 && IsNameChar(text[begin - 1])) --begin;
+  return text.substr(begin, end - begin);
+}
+
+// `NAME=value`, `NAME: value`, `"name": "value"`, `name = value` with a secret
+// name: the value.
+void FindSecretAssignments(std::string_view text, Replacements& found) {
+  for (std::size_t at = text.find_first_of("=:"); at != std::string_view::npos;
+       at = text.find_first_of("=:", at + 1)) {
+    // `==`, `!=`, `<=`, `:=`… are comparisons or other syntax, and `://` a URL.
+    if (at + 1 < text.size() && (text[at + 1] == '=' || text[at + 1] == '/')) continue;
+    if (at > 0 && (text[at - 1] == '=' || text[at - 1] == '!' || text[at - 1] == '<' ||
+                   text[at - 1] == '>')) {
+      continue;
+    }
+    const std::string_view name = NameBefore(text, at);
+    if (!IsSecretName(name, false)) continue;
+    std::size_t value = at + 1;
+    while (value < text.size() && IsBlank(text[value])) ++value;
+    if (value >= text.size() || IsRedactedAt(text, value)) continue;
+    const std::size_t quoted = QuotedEnd(text, value);
+    const std::size_t end = quoted != std::string_view::npos ? quoted : BareEnd(text, value);
+    if (quoted != std::string_view::npos && end - value <= 2) continue;  // "" or ''
+    found.Add(value, end);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Commands: options and setters that take secrets.
+
+struct Word {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::string text;       ///< unquoted
+  std::string_view name;  ///< `text` without a path: /usr/bin/mysql is mysql
+  bool names_a_command = false;  ///< `name` is the first word of some rule's command
+};
+
+// The simple commands of `text` as words, split the way a shell would at
+// blanks, newlines, operators, parentheses and backquotes outside quotes
+// (enough to find options and operands; expansions are not performed).
+std::vector<std::vector<Word>> Commands(std::string_view text) {
+  // Backquotes too: a command is quoted in `…` by our own reasons, and by
+  // shells as a substitution.
+  const auto ends_word = [](char c) {
+    return IsSpace(c) || c == ';' || c == '&' || c == '|' || c == '(' || c == ')' || c == '`';
+  };
+  const char* const data = text.data();
+  const std::size_t size = text.size();
+  std::vector<std::vector<Word>> commands(1);
+  std::size_t i = 0;
+  while (i < size) {
+    const char c = data[i];
+    if (IsBlank(c)) {
+      ++i;
+      continue;
+    }
+    if (ends_word(c)) {  // a newline or an operator ends the command
+      if (!commands.back().empty()) commands.emplace_back();
+      ++i;
+      continue;
+    }
+    Word word;
+    word.begin = i;
+    while (i < size && !ends_word(data[i])) {
+      const char d = data[i];
+      if (d == '\'' || d == '"') {
+        const std::size_t close = text.find(d, i + 1);
+        const std::size_t stop = close == std::string_view::npos ? size : close;
+        word.text.append(data + i + 1, stop - i - 1);
+        i = close == std::string_view::npos ? size : close + 1;
+        continue;
+      }
+      if (d == '\\' && i + 1 < size) {
+        word.text += data[i + 1];
+        i += 2;
+        continue;
+      }
+      // A run of plain characters at once.
+      std::size_t run = i + 1;
+      while (run < size && !ends_word(data[run]) && data[run] != '\'' && data[run] != '"' &&
+             data[run] != '\\') {
+        ++run;
+      }
+      word.text.append(data + i, run - i);
+      i = run;
+    }
+    word.end = i;
+    commands.back().push_back(std::move(word));
+  }
+  // Names point into each word's own text, so only once the vectors are final.
+  // Each word is looked up once; only the few that name a command are then
+  // compared with the rules' commands.
+  const std::span<const std::string_view> command_names = kTables.command_names;
+  for (std::vector<Word>& words : commands) {
+    for (Word& word : words) {
+      const std::size_t slash = word.text.rfind('/');
+      word.name = std::string_view(word.text);
+      if (slash != std::string::npos) word.name.remove_prefix(slash + 1);
+      word.names_a_command =
+          std::binary_search(command_names.begin(), command_names.end(), word.name);
+    }
+  }
+  return commands;
+}
+
+// The index just past where `command` is in `words`: its first word (by base
+// name, so /usr/bin/mysql is mysql), then its subcommands in order, with
+// anything between them (`aws --profile p configure set`). 0 when it is not there.
+std::size_t AfterCommand(const std::vector<Word>& words, redaction::CommandWords command) {
+  for (std::size_t start = 0; start < words.size(); ++start) {
+    if (!words[start].names_a_command || words[start].name != command[0]) continue;
+    std::size_t next = start + 1;
+    std::size_t matched = 1;
+    for (; next < words.size() && matched < command.size(); ++next) {
+      if (words[next].text == command[matched]) ++matched;
+    }
+    if (matched == command.size()) return next;
+  }
+  return 0;
+}
+
+// Where the words that follow the first of `commands` found begin: npos when
+// none is there; 0 (all the words) when the rule names no command.
+std::size_t AfterAnyCommand(const std::vector<Word>& words,
+                            std::span<const redaction::CommandWords> commands) {
+  if (commands.empty()) return 0;
+  for (const redaction::CommandWords command : commands) {
+    if (const std::size_t after = AfterCommand(words, command); after != 0) return after;
+  }
+  return std::string_view::npos;
+}
+
+void FindSecretOptions(std::string_view text, const std::vector<Word>& words,
+                       Replacements& found) {
+  using redaction::OptionValue;
+  for (const redaction::SecretOptions& rule : kTables.secret_options) {
+    const std::size_t first = AfterAnyCommand(words, rule.commands);
+    if (first == std::string_view::npos) continue;
+    for (std::size_t i = first; i < words.size(); ++i) {
+      if (text[words[i].begin] != '-') continue;  // every option starts with '-'
+      const std::string_view word = text.substr(words[i].begin, words[i].end - words[i].begin);
+      for (const std::string_view option : rule.options) {
+        if (!word.starts_with(option)) continue;
+        if (word.size() == option.size()) {
+          if (rule.value != OptionValue::kAttached && i + 1 < words.size()) {
+            found.Add(words[i + 1].begin, words[i + 1].end);
+          }
+        } else if (word[option.size()] == '=') {
+          found.Add(words[i].begin + option.size() + 1, words[i].end);
+        } else if (option.size() == 2 && option[1] != '-' && rule.value != OptionValue::kSeparate) {
+          found.Add(words[i].begin + option.size(), words[i].end);  // -pSECRET
+        }
+      }
+    }
+  }
+}
+
+void FindSetterValues(std::string_view text, const std::vector<Word>& words,
+                      Replacements& found) {
+  for (const redaction::Setters& rule : kTables.setters) {
+    const std::size_t first = AfterAnyCommand(words, rule.commands);
+    if (first == std::string_view::npos) continue;
+    bool named = false;  // for any_name: the first operand (the name) is behind us
+    for (std::size_t i = first; i < words.size(); ++i) {
+      const std::string& word = words[i].text;
+      if (word.starts_with('-')) continue;
+      if (rule.any_name) {
+        const std::string_view raw = text.substr(words[i].begin, words[i].end - words[i].begin);
+        if (const std::size_t equals = raw.find('=');
+            equals != std::string_view::npos && raw.find_first_of("'\"") > equals) {
+          found.Add(words[i].begin + equals + 1, words[i].end);  // NAME=VALUE, NAME="x y"
+        } else if (named) {
+          found.Add(words[i].begin, words[i].end);
+        }
+        named = true;
+        continue;
+      }
+      if (i + 1 < words.size() && word.find('=') == std::string::npos &&
+          IsSecretName(word, false)) {
+        found.Add(words[i + 1].begin, words[i + 1].end);
+        ++i;
+      }
+    }
+  }
+}
+
+void FindCommandSecrets(std::string_view text, Replacements& found) {
+  // Every option and setter starts with '-' or is a known command word; text
+  // with no '-' and no blank (a file path, a word) has neither.
+  if (text.find_first_of("- \t") == std::string_view::npos) return;
+  for (const std::vector<Word>& words : Commands(text)) {
+    if (words.size() < 2) continue;
+    FindSecretOptions(text, words, found);
+    FindSetterValues(text, words, found);
+  }
+}
+
+bool IsSecretKey(const std::string& key) { return IsSecretName(key, true); }
 
 }  // namespace
 
 std::string RedactSecrets(std::string_view text) {
   std::string result(text);
   const std::string lower = Lower(text);
-  for (const auto& lazy : AllPatterns().secrets) {
+  for (const auto& lazy : AllPatterns()) {
     // Replacements only shorten secrets to "[REDACTED]", so a trigger absent
     // from the original text is absent from the result too.
     if (!MayMatch(lazy->source(), lower)) continue;
@@ -173,6 +548,15 @@ std::string RedactSecrets(std::string_view text) {
     if (!pattern.ok()) continue;
     RE2::GlobalReplace(&result, pattern, lazy->source().rewrite);
   }
+  // Each scan sees what the one before left, so a value already replaced is
+  // recognised (IsRedactedAt) and not replaced around again.
+  Replacements found;
+  FindPrefixedTokens(result, found);
+  found.ApplyTo(result);
+  FindCommandSecrets(result, found);
+  found.ApplyTo(result);
+  FindSecretAssignments(result, found);
+  found.ApplyTo(result);
   return result;
 }
 

@@ -268,7 +268,7 @@ Result<SubmitOutcome> Taxonomy::Submit(const EvidenceSubmission& submission, Aud
     if (submission.client.empty()) {
       insert.bind(9);
     } else {
-      insert.bind(9, submission.client);
+      insert.bind(9, RedactSecrets(submission.client));
     }
     insert.bind(10, content_hash);
     insert.bind(11, submission.verdict);

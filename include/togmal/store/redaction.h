@@ -1,13 +1,16 @@
 #pragma once
-/// Removes secrets from text before it is stored (audit entries and evidence):
-/// API keys and tokens (OpenAI/Anthropic sk-…, Stripe sk_live_…, AWS AKIA…,
-/// GitHub ghp_…/github_pat_…, GitLab glpat-…, Slack xox…/xapp-… and webhook
-/// URLs, Google AIza…/ya29.…, Hugging Face hf_…), JWTs, Bearer tokens,
-/// passwords in URLs and on command lines (mysql -pX, sshpass -p, --password,
-/// curl -u user:X), PEM and PGP private key blocks, and `.env`-style
-/// `NAME=value` assignments whose name looks secret.
-/// Patterns are compiled on first use, so a process that never redacts pays
-/// nothing.
+/// Removes secrets from text before it is stored or logged (audit entries,
+/// evidence, allow grants, malformed hook input, log lines): the one redactor.
+/// By meaning, from config/redaction.yaml (compiled into constant tables at
+/// build time): tokens by their prefix (sk-, AKIA, ghp_, xoxb-, AIza, npm_, …),
+/// the values of options and setters that take secrets (`--password X`,
+/// `gh secret set … --body X`, `mysql -pX`, `aws configure set
+/// aws_secret_access_key X`, …) and of secret-named keys in assignments, .env,
+/// ini, YAML and JSON text (`DB_PASS=X`, `password: X`, `"apiKey": "X"`). By
+/// shape, in code: private key blocks, URL passwords, Bearer tokens, JWTs,
+/// Slack webhooks, `-u user:X`. Plain string scanning, except those shapes'
+/// patterns, each compiled only when a text holds its trigger: a process that
+/// redacts `git status` compiles none.
 
 #include <nlohmann/json.hpp>
 #include <string>

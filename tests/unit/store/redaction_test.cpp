@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "redaction_tables.h"
+
 namespace togmal::store {
 namespace {
 
@@ -105,6 +109,146 @@ INSTANTIATE_TEST_SUITE_P(
             "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF\n-----END PGP PRIVATE KEY BLOCK-----",
             "[REDACTED]"}),
     [](const auto& test_info) { return std::string(test_info.param.name); });
+
+// Secrets known by meaning (config/redaction.yaml): the value an option or a
+// setter takes, the value of a secret-named key, a token by its prefix. Each
+// of issue 19's examples, then the same secret written other ways.
+INSTANTIATE_TEST_SUITE_P(
+    ByMeaning, Redaction,
+    ::testing::Values(
+        // Values given to options and subcommands that take secrets.
+        RedactionCase{"aws_configure_set", "aws configure set aws_secret_access_key wJalrXUtnFEMI/K7MDENG",
+                      "aws configure set aws_secret_access_key [REDACTED]"},
+        RedactionCase{"aws_configure_set_profile",
+                      "aws configure set default.aws_secret_access_key abc123 --profile dev",
+                      "aws configure set default.aws_secret_access_key [REDACTED] --profile dev"},
+        RedactionCase{"aws_configure_set_session_token",
+                      "aws --profile p configure set aws_session_token 'IQo Jb3'",
+                      "aws --profile p configure set aws_session_token [REDACTED]"},
+        RedactionCase{"gh_secret_body", "gh secret set DEPLOY --body s3cr3tvalue",
+                      "gh secret set DEPLOY --body [REDACTED]"},
+        RedactionCase{"gh_secret_body_equals", "gh secret set DEPLOY --body=s3cr3tvalue",
+                      "gh secret set DEPLOY --body=[REDACTED]"},
+        RedactionCase{"gh_secret_b_separate", "gh secret set DEPLOY -b \"two words\" --repo o/r",
+                      "gh secret set DEPLOY -b [REDACTED] --repo o/r"},
+        RedactionCase{"gh_secret_b_attached", "/usr/bin/gh secret set DEPLOY -bs3cr3tvalue",
+                      "/usr/bin/gh secret set DEPLOY -b[REDACTED]"},
+        RedactionCase{"npm_auth_token_setter",
+                      "npm config set //registry.npmjs.org/:_authToken abc123def",
+                      "npm config set //registry.npmjs.org/:_authToken [REDACTED]"},
+        RedactionCase{"npm_auth_token_assignment",
+                      "npm config set //registry.npmjs.org/:_authToken=abc123def",
+                      "npm config set //registry.npmjs.org/:_authToken=[REDACTED]"},
+        RedactionCase{"npmrc_auth", "//npm.pkg.github.com/:_auth=dXNlcjpwYXNz",
+                      "//npm.pkg.github.com/:_auth=[REDACTED]"},
+        RedactionCase{"password_option_equals", "mysql --password=hunter2 app",
+                      "mysql --password=[REDACTED] app"},
+        RedactionCase{"mysql_attached_p", "sudo /usr/bin/mysql -uroot -phunter2 -e 'select 1'",
+                      "sudo /usr/bin/mysql -uroot -p[REDACTED] -e 'select 1'"},
+        RedactionCase{"mysql_p_alone_prompts", "mysql -u root -p app", "mysql -u root -p app"},
+        RedactionCase{"pgpassword", "PGPASSWORD=hunter2 psql -h db app",
+                      "PGPASSWORD=[REDACTED] psql -h db app"},
+        RedactionCase{"docker_login", "docker login -u me -p hunter2 registry.example.com",
+                      "docker login -u me -p [REDACTED] registry.example.com"},
+        RedactionCase{"redis_cli", "redis-cli -h cache -a hunter2 ping",
+                      "redis-cli -h cache -a [REDACTED] ping"},
+        RedactionCase{"openssl_passin", "openssl rsa -in k.pem -passin pass:hunter2 -out o",
+                      "openssl rsa -in k.pem -passin [REDACTED] -out o"},
+        RedactionCase{"kubectl_from_literal",
+                      "kubectl create secret generic db --from-literal=pw=hunter2",
+                      "kubectl create secret generic db --from-literal=[REDACTED]"},
+        RedactionCase{"az_login", "az login --service-principal -u app -p hunter2 --tenant t",
+                      "az login --service-principal -u app -p [REDACTED] --tenant t"},
+        RedactionCase{"command_in_our_own_reason",
+                      "togmal L2: x. (`gh secret set D --body s3cr3tvalue`) (togmal allow AB12)",
+                      "togmal L2: x. (`gh secret set D --body [REDACTED]`) (togmal allow AB12)"},
+        RedactionCase{"token_option", "vercel deploy --token abc123", "vercel deploy --token [REDACTED]"},
+        RedactionCase{"setter_any_name", "dotnet user-secrets set \"Db:Conn\" 'Server=x;Pwd=y'",
+                      "dotnet user-secrets set \"Db:Conn\" [REDACTED]"},
+        RedactionCase{"setter_any_name_assignments", "fly secrets set A=hunter2 B=\"x y\"",
+                      "fly secrets set A=[REDACTED] B=[REDACTED]"},
+        // Values of secret-named keys in .env, ini, YAML and JSON content.
+        RedactionCase{"dotenv_laravel",
+                      "DB_PASS=hunter2\nAPP_KEY=base64:AbCdEf0123456789+/=\n"
+                      "MAILGUN_KEY=key-0123456789abcdef0123456789abcdef\nAPP_NAME=shop\n",
+                      "DB_PASS=[REDACTED]\nAPP_KEY=[REDACTED]\nMAILGUN_KEY=[REDACTED]\n"
+                      "APP_NAME=shop\n"},
+        RedactionCase{"dotenv_export_quoted", "export DB_PASSWORD='two words'\nexport PORT=80",
+                      "export DB_PASSWORD=[REDACTED]\nexport PORT=80"},
+        RedactionCase{"dotenv_empty_value", "DB_PASS=\nDB_HOST=x", "DB_PASS=\nDB_HOST=x"},
+        RedactionCase{"yaml_password", "database:\n  password: hunter2\n  user: app",
+                      "database:\n  password: [REDACTED]\n  user: app"},
+        RedactionCase{"json_api_key", "{\"apiKey\": \"abc123\", \"name\": \"x\"}",
+                      "{\"apiKey\": [REDACTED], \"name\": \"x\"}"},
+        RedactionCase{"json_text_inside_a_string", "{\\\"password\\\":\\\"hunter2\\\"}",
+                      "{\\\"password\\\":[REDACTED]}"},
+        RedactionCase{"ini_secret", "[db]\nsecret = hunter2\nhost = x",
+                      "[db]\nsecret = [REDACTED]\nhost = x"},
+        RedactionCase{"azure_connection_string",
+                      "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=abc+def==;x",
+                      "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=[REDACTED];x"},
+        RedactionCase{"azure_sas_signature", "https://a.blob.core.windows.net/c?sv=1&sig=abc%2B",
+                      "https://a.blob.core.windows.net/c?sv=1&sig=[REDACTED]"},
+        // Known token prefixes, bare.
+        RedactionCase{"npm_token", "echo npm_abcdefghijklmnopqrstuvwxyz0123456789 > t",
+                      "echo [REDACTED] > t"},
+        RedactionCase{"github_classic", "x ghp_abcdefghijklmnopqrstuvwxyz0123", "x [REDACTED]"},
+        RedactionCase{"slack_bot", "x xoxb-123456789012-abcdefghij", "x [REDACTED]"},
+        RedactionCase{"mailgun", "k=key-0123456789abcdef0123456789abcdef",
+                      "k=[REDACTED]"},
+        RedactionCase{"sendgrid", "SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456",
+                      "[REDACTED]"},
+        RedactionCase{"digitalocean",
+                      "dop_v1_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                      "[REDACTED]"},
+        RedactionCase{"aws_key_id_exact_length_only", "AKIAIOSFODNN7EXAMPLE1 AKIAIOSFODNN7EXAMPLE",
+                      "AKIAIOSFODNN7EXAMPLE1 [REDACTED]"},
+        RedactionCase{"prefix_inside_a_word_untouched",
+                      "mynpm_abcdefghijklmnopqrstuvwxyz0123456789",
+                      "mynpm_abcdefghijklmnopqrstuvwxyz0123456789"},
+        // Ordinary text that mentions secrets keeps every word.
+        RedactionCase{"commit_message", "git commit -m \"fix: password reset emails\"",
+                      "git commit -m \"fix: password reset emails\""},
+        RedactionCase{"git_log_author", "git log --author=alice -p --since=2.weeks",
+                      "git log --author=alice -p --since=2.weeks"},
+        RedactionCase{"git_diff_p", "git diff -p HEAD~1 -- src", "git diff -p HEAD~1 -- src"},
+        RedactionCase{"gh_pr_body", "gh pr create --title t --body \"rotate the token\"",
+                      "gh pr create --title t --body \"rotate the token\""},
+        RedactionCase{"npm_registry_setter", "npm config set registry https://r.example.com/",
+                      "npm config set registry https://r.example.com/"},
+        RedactionCase{"aws_region_setter", "aws configure set region eu-west-1",
+                      "aws configure set region eu-west-1"},
+        RedactionCase{"comparison", "if password == expected: ok()",
+                      "if password == expected: ok()"},
+        RedactionCase{"non_secret_keys", "PRIMARY_KEY=id\nsort_key: name\nkey: value\nAUTHOR=me",
+                      "PRIMARY_KEY=id\nsort_key: name\nkey: value\nAUTHOR=me"},
+        RedactionCase{"password_option_prefix", "app --password-stdin < f",
+                      "app --password-stdin < f"}),
+    [](const auto& test_info) { return std::string(test_info.param.name); });
+
+// Each token prefix of config/redaction.yaml, with the fewest characters it
+// needs, is redacted whole; one character fewer is left alone.
+TEST(RedactionTables, EveryTokenPrefixIsRecognisedFromItsMinimumLength) {
+  ASSERT_FALSE(redaction::kTables.token_prefixes.empty());
+  for (const redaction::TokenPrefix& token : redaction::kTables.token_prefixes) {
+    // 'A' and '7' belong to every character class.
+    std::string body;
+    for (std::size_t i = 0; i < token.min_length; ++i) body += (i % 2 == 0) ? 'A' : '7';
+    const std::string whole = std::string(token.prefix) + body;
+    EXPECT_EQ(RedactSecrets("x " + whole + " y"), "x [REDACTED] y") << whole;
+    const std::string short_one = whole.substr(0, whole.size() - 1);
+    EXPECT_EQ(RedactSecrets("x " + short_one + " y"), "x " + short_one + " y") << short_one;
+  }
+}
+
+TEST(RedactionJson, ASecretNamedMemberInMalformedInputTextIsRedacted) {
+  // Hook input that is not JSON is stored as its text (a JSON string): the
+  // member names inside it are found by the text scan, not by the JSON walk.
+  const nlohmann::json stored = {
+      {"malformed_input", nlohmann::json("{\"tool_input\":{\"password\":\"hunter2\"},").dump()}};
+  EXPECT_EQ(RedactSecretsInJson(stored)["malformed_input"].get<std::string>().find("hunter2"),
+            std::string::npos);
+}
 
 TEST(RedactionJson, RedactsStringsDeepAndSecretNamedMembers) {
   const nlohmann::json input = {
