@@ -195,6 +195,18 @@ Classification Classifier::Classify(const ToolCall& call) const {
     Finish(result);
     return result;
   }
+  // A path field the classifier cannot read (a number, a list) names no
+  // file it could judge: not positively safe.
+  for (const std::vector<std::string>* names : {&tool->writes, &tool->reads}) {
+    for (const std::string& name : *names) {
+      if (!input.is_object()) continue;
+      const auto found = input.find(name);
+      if (found != input.end() && !found->is_string()) {
+        walker.Add(Max(tool->level, Level::kL2),
+                   "The " + call.tool_name + " call's '" + name + "' is not text.", call.tool_name);
+      }
+    }
+  }
   bool wrote = false;
   const std::optional<WriteContent> content =
       tool->writes.empty() ? std::nullopt : ContentOf(input);

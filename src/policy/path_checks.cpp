@@ -330,6 +330,14 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
   } else if (!InsideProject(path)) {
     level = outside_level;
     why = std::string(what) + " " + shown + ", outside the project.";
+  } else if (const std::string real = Resolve(path);
+             !real.empty() && real.front() == '/' &&
+             PathListMatches(tables_.system, FoldPath(NormalizePath(real)))) {
+    // The project itself is a system place (an agent started in /etc, or in
+    // a link to it): inside it is no reason to approve.
+    level = Max(level, Level::kL2);
+    why = std::string(what) + " '" + Shorten(real, 80) +
+          "', a system location (the project directory is one).";
   } else {
     why = std::string(what) + " " + shown + " inside the project.";
     // Logs and notes are not code a later build or test would load.

@@ -243,6 +243,12 @@ TEST(Classifier, LinksInsideTheProjectAreJudgedByTheirTarget) {
   EXPECT_EQ(Embedded().ClassifyCommand("cd conf && echo x > cron.d/job", cwd).level, Level::kL3);
   EXPECT_GE(Embedded().Classify({"Read", {{"file_path", "conf/shadow"}}, cwd}).level, Level::kL2);
   EXPECT_EQ(write(cwd + "/src/main.c", cwd), Level::kL1);
+  // The project itself a system place: an agent started in /etc, or in a link to it.
+  fs::create_symlink("/etc", root / "etc_link");
+  for (const std::string& in : {std::string("/etc"), (root / "etc_link").string()}) {
+    EXPECT_GE(write("passwd", in), Level::kL2) << in;
+    EXPECT_GE(write(in + "/cron.d/job", in), Level::kL2) << in;
+  }
   const std::string alias = (root / "alias").string();
   EXPECT_EQ(write(alias + "/src/main.c", alias), Level::kL1);
   EXPECT_EQ(write(cwd + "/src/main.c", alias), Level::kL1);
