@@ -108,6 +108,22 @@ std::string Walker::RealProject(std::string_view cwd) {
 
 std::string Walker::Resolve(std::string_view path) const {
   if (path.empty()) return {};
+  // Valid while cwd and the line's links are what they were (a new link
+  // changes the count; a replaced one clears the memo in TrackDirectory).
+  ResolvedPath& last = last_resolved_;
+  if (last.path == path && last.cwd == line_.cwd && last.cwd_unknown == line_.cwd_unknown &&
+      last.links == line_.links.size() && !last.result.empty()) {
+    return last.result;
+  }
+  last.result = ResolveUncached(path);
+  last.path = std::string(path);
+  last.cwd = line_.cwd;
+  last.cwd_unknown = line_.cwd_unknown;
+  last.links = line_.links.size();
+  return last.result;
+}
+
+std::string Walker::ResolveUncached(std::string_view path) const {
   std::string expanded = ExpandHome(path);
   std::string resolved;
   if (expanded.front() == '/') {
@@ -206,6 +222,7 @@ void Walker::TrackDirectory(std::string_view name, const std::vector<Word>& word
     const std::string resolved_target = Resolve(target);
     if (!link.empty() && link.front() == '/' && line_.links.size() < 64) {
       line_.links[link] = resolved_target;
+      last_resolved_ = {};  // a link replaced under the same name
     }
   }
 }

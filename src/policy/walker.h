@@ -184,6 +184,7 @@ class Walker {
   /// relative paths resolved against the directory the command runs in
   /// (moved by `cd`), links made earlier in the line followed.
   std::string Resolve(std::string_view path) const;
+  std::string ResolveUncached(std::string_view path) const;
   /// The text a path is judged by against the path tables: inside the
   /// project, its place there; elsewhere, where it leads (Resolve, `~` for
   /// the home directory); unknown (`$X/…`), as written.
@@ -350,6 +351,15 @@ class Walker {
   std::string project_;       // the directory the agent runs in
   std::string project_real_;  // … where it is on disk (links followed)
   LineState line_;
+  // The last Resolve: one path is resolved by every check that judges it
+  // (where it leads, inside the project, the guard's files), and each
+  // resolution reads the file system once per component.
+  struct ResolvedPath {
+    std::string path, cwd, result;
+    bool cwd_unknown = false;
+    std::size_t links = 0;
+  };
+  mutable ResolvedPath last_resolved_;
   std::vector<Finding>* findings_;
   std::vector<ExecutedSegment>* segments_;
 };
