@@ -96,10 +96,12 @@ std::string Compile(const YAML::Node& root, const std::string& source) {
   std::ostringstream body;
   std::set<std::string> first_words;
 
-  const std::map<std::string, std::string> kChars = {
-      {"alnum", "kAlnum"},           {"word", "kWord"},
-      {"dashed", "kDashed"},         {"alnum_dash", "kAlnumDash"},
-      {"upper_digit", "kUpperDigit"}, {"dotted", "kDotted"}};
+  const std::map<std::string, std::string> kChars = {{"alnum", "kAlnum"},
+                                                     {"word", "kWord"},
+                                                     {"dashed", "kDashed"},
+                                                     {"alnum_dash", "kAlnumDash"},
+                                                     {"upper_digit", "kUpperDigit"},
+                                                     {"dotted", "kDotted"}};
   const YAML::Node prefixes = root["token_prefixes"];
   if (!prefixes || !prefixes.IsSequence() || prefixes.size() == 0) {
     throw Failure{At(source, root) + "token_prefixes is not a non-empty list"};
@@ -118,8 +120,8 @@ std::string Compile(const YAML::Node& root, const std::string& source) {
     if (min < 1 || min > 1000 || max < 0 || (max != 0 && max < min) || max > 1000) {
       throw Failure{At(source, entry) + "min must be 1-1000, max 0 or min-1000"};
     }
-    body << "    {" << tool::CppString(entry["prefix"].Scalar()) << ", TokenChars::"
-         << chars->second << ", " << min << ", " << max << "},\n";
+    body << "    {" << tool::CppString(entry["prefix"].Scalar())
+         << ", TokenChars::" << chars->second << ", " << min << ", " << max << "},\n";
   }
   body << "};\n";
 
@@ -156,8 +158,8 @@ std::string Compile(const YAML::Node& root, const std::string& source) {
     if (!kValues.contains(value)) {
       throw Failure{At(source, entry["value"]) + "value is both, attached or separate"};
     }
-    option_entries.push_back("{" + commands + ", " + option_names + ", OptionValue::" +
-                             kValues.at(value) + "}");
+    option_entries.push_back("{" + commands + ", " + option_names +
+                             ", OptionValue::" + kValues.at(value) + "}");
   }
   body << "constexpr SecretOptions kSecretOptions[] = {\n";
   for (const auto& entry : option_entries) body << "    " << entry << ",\n";
@@ -172,9 +174,8 @@ std::string Compile(const YAML::Node& root, const std::string& source) {
     if (!entry["commands"] || entry["commands"].size() == 0) {
       throw Failure{At(source, entry) + "a setter needs commands"};
     }
-    const std::string commands =
-        EmitCommands(body, entry["commands"], source, "kSetterCommands" + std::to_string(i),
-                     first_words);
+    const std::string commands = EmitCommands(body, entry["commands"], source,
+                                              "kSetterCommands" + std::to_string(i), first_words);
     const std::string names_kind = entry["names"] ? entry["names"].Scalar() : "secret";
     if (names_kind != "secret" && names_kind != "any") {
       throw Failure{At(source, entry["names"]) + "names is secret or any"};
@@ -193,9 +194,8 @@ std::string Compile(const YAML::Node& root, const std::string& source) {
   out << "// Generated from config/redaction.yaml by togmal_compile_redaction. Do not edit.\n"
       << "#include \"redaction_tables.h\"\n\nnamespace togmal::store::redaction {\nnamespace {\n\n"
       << body.str() << "\n}  // namespace\n\n"
-      << "const Tables kTables = {kTokenPrefixes, {" << contains << ", " << parts << ", "
-      << except << ", " << members << "}, kSecretOptions, kSetters, " << command_names
-      << "};\n\n"
+      << "const Tables kTables = {kTokenPrefixes, {" << contains << ", " << parts << ", " << except
+      << ", " << members << "}, kSecretOptions, kSetters, " << command_names << "};\n\n"
       << "}  // namespace togmal::store::redaction\n";
   return out.str();
 }

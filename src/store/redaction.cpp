@@ -366,8 +366,8 @@ void FindSecretAssignments(std::string_view text, Replacements& found) {
 struct Word {
   std::size_t begin = 0;
   std::size_t end = 0;
-  std::string text;       ///< unquoted
-  std::string_view name;  ///< `text` without a path: /usr/bin/mysql is mysql
+  std::string text;              ///< unquoted
+  std::string_view name;         ///< `text` without a path: /usr/bin/mysql is mysql
   bool names_a_command = false;  ///< `name` is the first word of some rule's command
 };
 
@@ -466,8 +466,7 @@ std::size_t AfterAnyCommand(const std::vector<Word>& words,
   return std::string_view::npos;
 }
 
-void FindSecretOptions(std::string_view text, const std::vector<Word>& words,
-                       Replacements& found) {
+void FindSecretOptions(std::string_view text, const std::vector<Word>& words, Replacements& found) {
   using redaction::OptionValue;
   for (const redaction::SecretOptions& rule : kTables.secret_options) {
     const std::size_t first = AfterAnyCommand(words, rule.commands);
@@ -491,8 +490,7 @@ void FindSecretOptions(std::string_view text, const std::vector<Word>& words,
   }
 }
 
-void FindSetterValues(std::string_view text, const std::vector<Word>& words,
-                      Replacements& found) {
+void FindSetterValues(std::string_view text, const std::vector<Word>& words, Replacements& found) {
   for (const redaction::Setters& rule : kTables.setters) {
     const std::size_t first = AfterAnyCommand(words, rule.commands);
     if (first == std::string_view::npos) continue;

@@ -30,8 +30,7 @@ Result<std::optional<std::string>> ReadConfigFile(const std::filesystem::path& p
     return Fail(path.string() + " is not a regular file");
   }
   if (static_cast<std::size_t>(info.st_size) > max_bytes) {
-    return Fail(path.string() + " is larger than " + std::to_string(max_bytes) +
-                " bytes");
+    return Fail(path.string() + " is larger than " + std::to_string(max_bytes) + " bytes");
   }
   std::string text;
   text.resize(static_cast<std::size_t>(info.st_size) + 1);
@@ -40,8 +39,7 @@ Result<std::optional<std::string>> ReadConfigFile(const std::filesystem::path& p
     if (length == text.size()) {
       // It grew while being read: allow up to the cap.
       if (text.size() > max_bytes) {
-        return Fail(path.string() + " is larger than " + std::to_string(max_bytes) +
-                    " bytes");
+        return Fail(path.string() + " is larger than " + std::to_string(max_bytes) + " bytes");
       }
       text.resize(std::min(text.size() * 2, max_bytes + 1));
     }

@@ -42,8 +42,8 @@ void InitLogging(LogRedactor redact) {
   // spdlog's default logger writes to stdout, which is the protocol channel.
   auto logger = spdlog::stderr_logger_mt("togmal");
   auto formatter = std::make_unique<spdlog::pattern_formatter>();
-  formatter->add_flag<RedactedMessage>('*', redact).set_pattern(
-      "[%Y-%m-%dT%H:%M:%S.%e] [togmal] [%l] %*");
+  formatter->add_flag<RedactedMessage>('*', redact)
+      .set_pattern("[%Y-%m-%dT%H:%M:%S.%e] [togmal] [%l] %*");
   logger->set_formatter(std::move(formatter));
   spdlog::set_default_logger(logger);
   spdlog::set_level(spdlog::level::warn);

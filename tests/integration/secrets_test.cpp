@@ -127,14 +127,16 @@ std::vector<MeaningCase> MeaningCases() {
       bash("ghBodyZZ03", "gh secret set DEPLOY --body=ghBodyZZ03"),
       bash("ghBodyZZ04", "gh secret set DEPLOY -bghBodyZZ04"),
       bash("npmAuthZZ05", "npm config set //registry.npmjs.org/:_authToken npmAuthZZ05"),
-      bash("npm_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ06", "echo npm_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ06"),
+      bash("npm_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ06",
+           "echo npm_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ06"),
       bash("pgPassZZ07", "PGPASSWORD=pgPassZZ07 psql -h db app"),
       bash("mysqlPassZZ08", "mysql -u root -pmysqlPassZZ08 app"),
       bash("curlPassZZ09", "curl -u admin:curlPassZZ09 https://example.com"),
       bash("dockerPassZZ10", "docker login -u me -p dockerPassZZ10 registry.example.com"),
       write("dbPassZZ11", "APP_NAME=shop\nDB_PASS=dbPassZZ11\n"),
       write("base64:appKeyZZ12", "APP_KEY=base64:appKeyZZ12\n"),
-      write("key-zzzzzzzzzzzzzzzzzzzzzzzzzzzzzz13", "MAILGUN_KEY=key-zzzzzzzzzzzzzzzzzzzzzzzzzzzzzz13\n"),
+      write("key-zzzzzzzzzzzzzzzzzzzzzzzzzzzzzz13",
+            "MAILGUN_KEY=key-zzzzzzzzzzzzzzzzzzzzzzzzzzzzzz13\n"),
       write("exportedZZ14", "export API_SECRET=\"exportedZZ14\"\n"),
       write("yamlPassZZ15", "db:\n  password: yamlPassZZ15\n"),
       write("jsonKeyZZ16", "{\"apiKey\": \"jsonKeyZZ16\"}"),
@@ -161,9 +163,9 @@ TEST(Secrets, KnownByMeaningNeverStoredExportedOrTailed) {
   std::vector<std::string> secrets;
   for (const MeaningCase& call : MeaningCases()) {
     secrets.push_back(call.secret);
-    auto result = RunProcess({TogmalBinary(), "hook"},
-                             HookEvent(dir.path(), call.tool_name, call.tool_input), env,
-                             std::chrono::seconds(60));
+    auto result =
+        RunProcess({TogmalBinary(), "hook"}, HookEvent(dir.path(), call.tool_name, call.tool_input),
+                   env, std::chrono::seconds(60));
     ASSERT_EQ(result.exit_code, 0) << result.err;
   }
   // Hook input that is not JSON, and JSON too deep to take: kept as raw text.
@@ -171,21 +173,21 @@ TEST(Secrets, KnownByMeaningNeverStoredExportedOrTailed) {
   const std::string malformed_password = "malformedPassZZ20";
   secrets.push_back(malformed_token);
   secrets.push_back(malformed_password);
-  auto malformed = RunProcess({TogmalBinary(), "hook"},
-                              "{\"tool_name\":\"Bash\",\"tool_input\":{\"password\":\"" +
-                                  malformed_password + "\",\"command\":\"git push " +
-                                  malformed_token + "\"",
-                              env, std::chrono::seconds(60));
+  auto malformed =
+      RunProcess({TogmalBinary(), "hook"},
+                 "{\"tool_name\":\"Bash\",\"tool_input\":{\"password\":\"" + malformed_password +
+                     "\",\"command\":\"git push " + malformed_token + "\"",
+                 env, std::chrono::seconds(60));
   ASSERT_EQ(malformed.exit_code, 0) << malformed.err;
   const std::string deep_token = "sk_live_ZZZZZZZZZZZZZZZZZZZZZZ21";
   const std::string deep_password = "deepPassZZ22";
   secrets.push_back(deep_token);
   secrets.push_back(deep_password);
-  auto deep = RunProcess({TogmalBinary(), "hook"},
-                         "{\"tool_input\":{\"password\":\"" + deep_password + "\",\"t\":\"" +
-                             deep_token + "\",\"x\":" + std::string(200, '[') +
-                             std::string(200, ']') + "}}",
-                         env, std::chrono::seconds(60));
+  auto deep =
+      RunProcess({TogmalBinary(), "hook"},
+                 "{\"tool_input\":{\"password\":\"" + deep_password + "\",\"t\":\"" + deep_token +
+                     "\",\"x\":" + std::string(200, '[') + std::string(200, ']') + "}}",
+                 env, std::chrono::seconds(60));
   ASSERT_EQ(deep.exit_code, 0) << deep.err;
   // Ordinary words that mention secrets are kept.
   auto ordinary = RunProcess(
@@ -197,9 +199,8 @@ TEST(Secrets, KnownByMeaningNeverStoredExportedOrTailed) {
 
   const std::string bytes = ReadAll(db) + ReadAll(db.string() + "-wal");
   const fs::path exported = fs::path(dir.path()) / "trail.jsonl";
-  auto exporting = RunProcess({TogmalBinary(), "audit", "export", "--format", "jsonl", "-o",
-                               exported.string()},
-                              "", env);
+  auto exporting = RunProcess(
+      {TogmalBinary(), "audit", "export", "--format", "jsonl", "-o", exported.string()}, "", env);
   ASSERT_EQ(exporting.exit_code, 0) << exporting.err;
   const std::string export_text = ReadAll(exported);
   auto tail = RunProcess({TogmalBinary(), "audit", "tail", "-n", "100"}, "", env);
@@ -221,10 +222,12 @@ TEST(Secrets, KnownByMeaningNeverStoredExportedOrTailed) {
 
 TEST(Secrets, NeverInALogLine) {
   // TOGMAL_LOG's bad value is quoted in a warning: the one redactor runs on it.
-  auto result = RunProcess({TogmalBinary(), "version"}, "",
-                           {{"TOGMAL_LOG", "x ghp_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ23 password=logPassZZ24"}});
+  auto result = RunProcess(
+      {TogmalBinary(), "version"}, "",
+      {{"TOGMAL_LOG", "x ghp_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ23 password=logPassZZ24"}});
   EXPECT_NE(result.err.find("unknown log level"), std::string::npos) << result.err;
-  EXPECT_EQ(result.err.find("ghp_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ23"), std::string::npos) << result.err;
+  EXPECT_EQ(result.err.find("ghp_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ23"), std::string::npos)
+      << result.err;
   EXPECT_EQ(result.err.find("logPassZZ24"), std::string::npos) << result.err;
 }
 

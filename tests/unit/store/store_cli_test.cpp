@@ -270,7 +270,8 @@ TEST_F(StoreCli, PruneHonoursRetention) {
 TEST_F(StoreCli, StatsShowsTaxonomyAndAuditCounts) {
   ProcessOutput out = Run({"stats", "--db", temp_.path()});
   ASSERT_EQ(out.exit_code, 0) << out.err;
-  EXPECT_NE(out.out.find("taxonomy (submitted evidence): 1 of 1000 entries"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("taxonomy (submitted evidence): 1 of 1000 entries"), std::string::npos)
+      << out.out;
   EXPECT_NE(out.out.find("unsupported_claims: 1"), std::string::npos) << out.out;
   EXPECT_NE(out.out.find("audit trail: 6 entries"), std::string::npos) << out.out;
   // The agent's decisions come first, apart from the taxonomy: today, 7 days, all.
@@ -299,7 +300,9 @@ TEST_F(StoreCli, StatsUsesTheConfiguredCapacity) {
   std::ofstream(temp_.dir() + "/config/togmal/settings.yaml") << "taxonomy:\n  capacity: 50\n";
   ProcessOutput out = Run({"stats", "--db", temp_.path()});
   ASSERT_EQ(out.exit_code, 0) << out.err;
-  EXPECT_NE(out.out.find("failure-mode taxonomy (submitted evidence): 1 of 50 entries"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("failure-mode taxonomy (submitted evidence): 1 of 50 entries"),
+            std::string::npos)
+      << out.out;
   std::ofstream(temp_.dir() + "/config/togmal/settings.yaml") << "taxonomy:\n  capacity: x\n";
   ProcessOutput bad = Run({"stats", "--db", temp_.path()});
   EXPECT_EQ(bad.exit_code, 78);
