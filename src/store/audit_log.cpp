@@ -211,13 +211,15 @@ std::string_view AuditKindName(AuditKind kind) {
       return "evidence";
     case AuditKind::kCheckpoint:
       return "checkpoint";
+    case AuditKind::kOutcome:
+      return "outcome";
   }
   return "decision";
 }
 
 std::optional<AuditKind> ParseAuditKind(std::string_view name) {
   for (AuditKind kind : {AuditKind::kDecision, AuditKind::kConfigChange, AuditKind::kEvidence,
-                         AuditKind::kCheckpoint}) {
+                         AuditKind::kCheckpoint, AuditKind::kOutcome}) {
     if (AuditKindName(kind) == name) return kind;
   }
   return std::nullopt;

@@ -28,10 +28,13 @@ class Database;
 inline constexpr std::string_view kGenesisHash =
     "0000000000000000000000000000000000000000000000000000000000000000";
 
-/// What an entry records.
-enum class AuditKind { kDecision, kConfigChange, kEvidence, kCheckpoint };
+/// What an entry records. An outcome is what happened to a call after the
+/// decision: the host ran it (decision "ran"), the tool failed ("failed") or
+/// the person or the host refused it ("refused"); detail.tool_use_id names the
+/// decision entry it belongs to (that entry's detail.tool_use_id).
+enum class AuditKind { kDecision, kConfigChange, kEvidence, kCheckpoint, kOutcome };
 
-/// "decision", "config_change", "evidence", "checkpoint".
+/// "decision", "config_change", "evidence", "checkpoint", "outcome".
 std::string_view AuditKindName(AuditKind kind);
 std::optional<AuditKind> ParseAuditKind(std::string_view name);
 
