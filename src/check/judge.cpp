@@ -111,13 +111,12 @@ Result<rules::Decision> Classify(const ToolCallRequest& call, const rules::RuleS
   facts.level = classification.level;
   auto command = call.tool_input.find("command");
   if (IsShellTool(call.tool_name) && command != call.tool_input.end() && command->is_string()) {
-    // Lexed again only if a rule's `command` condition is reached.
-    std::string text = command->get<std::string>();
-    facts.segment_source = [&classifier, text] {
+    // The classifier's walk collected them; copied out only if a rule's
+    // `command` condition is reached.
+    facts.segment_source = [executed = std::move(classification.segments)] {
       std::vector<std::string> segments;
-      for (const policy::ExecutedSegment& segment : classifier.ExecutedSegments(text)) {
-        segments.push_back(segment.text);
-      }
+      segments.reserve(executed.size());
+      for (const policy::ExecutedSegment& segment : executed) segments.push_back(segment.text);
       return segments;
     };
   }

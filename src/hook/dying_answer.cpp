@@ -29,7 +29,12 @@ std::array<std::array<char, kMaxDyingAnswerBytes>, 2> copies{};
 std::atomic<int> published{-1};
 static_assert(std::atomic<int>::is_always_lock_free);
 
-constexpr std::array<int, 4> kAnsweredSignals = {SIGTERM, SIGHUP, SIGINT, SIGQUIT};
+// Every signal whose default action ends the process and that can be caught,
+// but those of a crash (SIGSEGV, SIGBUS, …, whose state cannot be trusted and
+// which sanitizers report) and of a debugger (SIGTRAP).
+constexpr std::array<int, 11> kAnsweredSignals = {SIGTERM, SIGHUP,    SIGINT,  SIGQUIT,
+                                                  SIGXCPU, SIGXFSZ,   SIGALRM, SIGUSR1,
+                                                  SIGUSR2, SIGVTALRM, SIGPROF};
 
 // write(2) until all of `size` bytes are out; false if stdout refuses them.
 bool WriteAll(int fd, const char* data, std::size_t size) {

@@ -164,7 +164,7 @@ std::vector<ExecutedSegment> Classifier::ExecutedSegments(std::string_view comma
 
 Classification Classifier::Classify(const ToolCall& call) const {
   Classification result;
-  Walker walker(*tables_, call.cwd, &result.findings, nullptr);
+  Walker walker(*tables_, call.cwd, &result.findings, &result.segments);
   const ToolEntry* tool = FindTool(*tables_, call.tool_name);
   if (tool == nullptr) {
     walker.Add(tables_->settings.unknown_tool,

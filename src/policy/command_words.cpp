@@ -250,12 +250,10 @@ struct OptionLists {
   /// `globs`: entries with `*`, `?` or `[` match the whole word (`-std=*`).
   bool Safe(std::string_view option, bool globs = false) const {
     for (std::size_t p = 0; p <= depth; ++p) {
-      for (std::string_view safe : path[p].node->safe_options) {
-        if (safe == option) return true;
-        if (globs && safe.find_first_of("*?[") != std::string_view::npos &&
-            util::GlobMatches(safe, option)) {
-          return true;
-        }
+      const CommandNode& node = *path[p].node;
+      if (std::binary_search(node.safe_sorted.begin(), node.safe_sorted.end(), option)) return true;
+      for (std::string_view safe : node.safe_globs) {
+        if (safe == option || (globs && util::GlobMatches(safe, option))) return true;
       }
     }
     return false;

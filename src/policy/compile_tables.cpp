@@ -181,17 +181,17 @@ int main(int argc, char** argv) {
     return "{" + CppString(item.first) + ", " + LevelLiteral(item.second.level) + ", " +
            CppString(item.second.why) + "}";
   });
-  const std::string sensitive = emit.Strings(tables.sensitive);
-  const std::string not_sensitive = emit.Strings(tables.not_sensitive);
-  const std::string runs_later = emit.Strings(tables.runs_later);
-  const std::string system = emit.Strings(tables.system);
-  const std::string scratch = emit.Strings(tables.scratch);
-  const std::string guard = emit.Strings(tables.guard);
-  const std::string audit_database = emit.Strings(tables.audit_database);
+  const std::string sensitive = emit.Strings(tables.sensitive.Patterns());
+  const std::string not_sensitive = emit.Strings(tables.not_sensitive.Patterns());
+  const std::string runs_later = emit.Strings(tables.runs_later.Patterns());
+  const std::string system = emit.Strings(tables.system.Patterns());
+  const std::string scratch = emit.Strings(tables.scratch.Patterns());
+  const std::string guard = emit.Strings(tables.guard.Patterns());
+  const std::string audit_database = emit.Strings(tables.audit_database.Patterns());
   const std::string runs_later_content =
       emit.ListOf("RawContentJudge", tables.runs_later_content, [&emit](const ContentJudge& judge) {
-        return "{" + std::string(FormatLiteral(judge.format)) + ", " + emit.Strings(judge.files) +
-               ", " + emit.Strings(judge.keys) + "}";
+        return "{" + std::string(FormatLiteral(judge.format)) + ", " +
+               emit.Strings(judge.files.Patterns()) + ", " + emit.Strings(judge.keys) + "}";
       });
 
   std::ofstream out(argv[2], std::ios::binary);

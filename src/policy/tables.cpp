@@ -226,6 +226,7 @@ class Loader {
       }
       command.safe_options.assign(owned->begin(), owned->end());
       command.owned_options = std::move(owned);
+      IndexSafeOptions(command);
     }
     if (const YAML::Node rules = node["rules"]) {
       if (!rules.IsSequence()) return At(rules, "rules is a list");
@@ -365,15 +366,15 @@ class Loader {
         // `config` and `build_files` are the two lists that became
         // runs_later: in an older user file they add to it (never replace it).
         const bool old_name = key == "config" || key == "build_files";
-        std::vector<std::string>* target = key == "sensitive"        ? &tables.sensitive
-                                           : key == "not_sensitive"  ? &tables.not_sensitive
-                                           : key == "runs_later"     ? &tables.runs_later
-                                           : old_name                ? &tables.runs_later
-                                           : key == "system"         ? &tables.system
-                                           : key == "scratch"        ? &tables.scratch
-                                           : key == "guard"          ? &tables.guard
-                                           : key == "audit_database" ? &tables.audit_database
-                                                                     : nullptr;
+        PathList* target = key == "sensitive"        ? &tables.sensitive
+                           : key == "not_sensitive"  ? &tables.not_sensitive
+                           : key == "runs_later"     ? &tables.runs_later
+                           : old_name                ? &tables.runs_later
+                           : key == "system"         ? &tables.system
+                           : key == "scratch"        ? &tables.scratch
+                           : key == "guard"          ? &tables.guard
+                           : key == "audit_database" ? &tables.audit_database
+                                                     : nullptr;
         if (target == nullptr) return At(entry.first, "unknown path list '" + key + "'");
         auto values = Strings(entry.second);
         if (!values) return Fail(values.error());
@@ -384,7 +385,7 @@ class Loader {
           }
         }
         if (old_name) {
-          target->insert(target->end(), values->begin(), values->end());
+          target->Append(*values);
         } else {
           *target = std::move(*values);
         }
@@ -449,8 +450,8 @@ class Loader {
       } else {
         return At(item, "format is json, code, keys or commands");
       }
-      for (auto [key, target] :
-           {std::pair{"files", &judge.files}, std::pair{"keys", &judge.keys}}) {
+      std::vector<std::string> files;
+      for (auto [key, target] : {std::pair{"files", &files}, std::pair{"keys", &judge.keys}}) {
         if (!item[key]) {
           if (std::string_view(key) == "keys" && format == "commands") continue;
           return At(item, std::string("a judge needs ") + key);
@@ -462,6 +463,7 @@ class Loader {
         }
         *target = std::move(*values);
       }
+      judge.files = std::move(files);
       judges.push_back(std::move(judge));
     }
     return judges;
@@ -521,6 +523,16 @@ Result<void> ParseTables(std::string_view yaml, std::string_view source, Tables&
   }
 }
 
+void IndexSafeOptions(CommandNode& node) {
+  node.safe_sorted.clear();
+  node.safe_globs.clear();
+  for (const std::string_view option : node.safe_options) {
+    (option.find_first_of("*?[") == std::string_view::npos ? node.safe_sorted : node.safe_globs)
+        .push_back(option);
+  }
+  std::sort(node.safe_sorted.begin(), node.safe_sorted.end());
+}
+
 std::string NormalizePath(std::string_view path) {
   std::string text(path);
   for (std::string_view home_var : {"${HOME}", "$HOME"}) {
@@ -542,56 +554,6 @@ std::string NormalizePath(std::string_view path) {
   while (out.size() >= 2 && out.compare(out.size() - 2, 2, "/.") == 0) out.erase(out.size() - 1);
   while (out.size() > 1 && out.back() == '/') out.pop_back();
   return out;
-}
-
-namespace {
-
-/// Matches one path-list glob, ruling most texts out with string compares
-/// first (cheaper than running the glob's automaton).
-bool PathGlobMatches(std::string_view pattern, std::string_view text, bool anchored) {
-  const std::size_t first = pattern.find_first_of("*?[\\");
-  if (first == std::string_view::npos) return pattern == text;
-  const std::size_t last = pattern.find_last_of("*?[]\\");
-  std::string_view suffix = pattern.substr(last + 1);
-  if (!suffix.empty() && suffix.front() == '/') suffix.remove_prefix(1);  // `**/x` matches `x`
-  if (!text.ends_with(suffix)) return false;
-  if (anchored) {
-    std::string_view prefix = pattern.substr(0, first);
-    if (!prefix.empty() && prefix.back() == '/')
-      prefix.remove_suffix(1);  // `/etc/**` matches `/etc`
-    if (!text.starts_with(prefix)) return false;
-  } else if (pattern.starts_with("**/")) {
-    // `**/.ssh/**` needs `.ssh` somewhere in the text.
-    const std::string_view inner = pattern.substr(3);
-    std::string_view literal = inner.substr(0, inner.find_first_of("*?[\\"));
-    if (!literal.empty() && literal.back() == '/') literal.remove_suffix(1);
-    if (text.find(literal) == std::string_view::npos) return false;
-  }
-  return util::GlobMatches(pattern, text);
-}
-
-/// One pattern of a path list against a path and its file name.
-bool PathPatternMatches(std::string_view pattern, std::string_view path, std::string_view name) {
-  if (pattern.empty()) return false;
-  if (pattern.find('/') == std::string_view::npos) return PathGlobMatches(pattern, name, true);
-  if (pattern.front() == '/' || pattern.front() == '~') return PathGlobMatches(pattern, path, true);
-  return PathGlobMatches(pattern, path, true) ||
-         PathGlobMatches("**/" + std::string(pattern), path, false);
-}
-
-std::string_view FileName(std::string_view path) {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
-}  // namespace
-
-bool PathListMatches(const std::vector<std::string>& patterns, std::string_view path) {
-  const std::string_view name = FileName(path);
-  for (const std::string& pattern : patterns) {
-    if (PathPatternMatches(pattern, path, name)) return true;
-  }
-  return false;
 }
 
 std::string FoldPath(std::string_view normalized_path) {

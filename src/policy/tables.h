@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "path_list.h"
 #include "togmal/policy/classifier.h"
 #include "togmal/policy/level.h"
 #include "togmal/util/raw_list.h"
@@ -112,6 +113,10 @@ struct CommandNode {
   /// every subcommand's list.
   std::vector<std::string_view> safe_options;
   std::shared_ptr<const std::vector<std::string>> owned_options;
+  /// safe_options taken apart for look-ups (IndexSafeOptions): the literal
+  /// ones sorted, and those with `*`, `?` or `[`. Each option word of a call
+  /// is looked up in every list that holds for it.
+  std::vector<std::string_view> safe_sorted, safe_globs;
   /// Options after which the remaining words are another program's (python
   /// -c CODE, -m MODULE): the option check stops there.
   std::vector<std::string> options_end;
@@ -271,14 +276,14 @@ struct Tables {
   /// FoldPath spellings (what a case-insensitive file system opens); the
   /// built-in ones are lower-cased at build time. Scratch places are the
   /// exception, kept as written: only as written are they harmless.
-  std::vector<std::string> sensitive, not_sensitive, system, scratch;
+  PathList sensitive, not_sensitive, system, scratch;
   /// togmal's own files and the host settings that register it; the audit database.
-  std::vector<std::string> guard, audit_database;
+  PathList guard, audit_database;
   /// Files an everyday tool later loads and runs (build files, tool configs
   /// that can hold code, test bootstraps, start-up files, editor tasks, hooks,
   /// manifests' scripts, registry settings): a write is at least L2, unless
   /// a `runs_later_content` judge shows the change holds no code.
-  std::vector<std::string> runs_later;
+  PathList runs_later;
   /// How the content of some runs_later files decides (package.json's keys,
   /// a JS config's words, pyproject's keys); file globs and keys in lower case.
   std::vector<ContentJudge> runs_later_content;
@@ -299,15 +304,19 @@ Result<void> ParseTables(std::string_view yaml, std::string_view source, Tables&
 /// Everything in `compiled` but the command entries (LazyCommands reads those).
 void TablesFromCompiled(const CompiledTables& compiled, Tables& tables);
 
+/// Fills node.safe_sorted and node.safe_globs from node.safe_options.
+void IndexSafeOptions(CommandNode& node);
+
 /// One compiled command entry as the classifier's struct.
 CommandNode NodeFromRaw(const RawCommandNode& raw);
 
 /// The built-in tables as compiled at build time.
 extern const CompiledTables kCompiledTables;
 
-/// Path-list match: a pattern without '/' matches the file name; one with
-/// '/' matches the whole path, or its tail when not anchored at / or ~.
-bool PathListMatches(const std::vector<std::string>& patterns, std::string_view normalized_path);
+/// Whether some pattern of `list` matches `normalized_path` (PathList::Matches).
+inline bool PathListMatches(const PathList& list, std::string_view normalized_path) {
+  return list.Matches(normalized_path);
+}
 
 /// The spelling under which a case-insensitive file system (macOS, Windows)
 /// opens the same file as `normalized_path`: lower case, the home directory

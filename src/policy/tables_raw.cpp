@@ -54,6 +54,7 @@ CommandNode NodeFromRaw(const RawCommandNode& raw) {
   node.print_only = Strings(raw.print_only);
   node.loads_project = raw.loads_project;
   node.safe_options.assign(raw.safe_options.begin(), raw.safe_options.end());
+  IndexSafeOptions(node);
   node.options_end = Strings(raw.options_end);
   node.output_options = Strings(raw.output_options);
   node.max_operands = raw.max_operands;
@@ -65,15 +66,15 @@ CommandNode NodeFromRaw(const RawCommandNode& raw) {
 void TablesFromCompiled(const CompiledTables& compiled, Tables& tables) {
   tables.settings = compiled.settings;
   tables.strict_settings = compiled.strict_settings;
-  tables.sensitive = Strings(compiled.sensitive);
-  tables.not_sensitive = Strings(compiled.not_sensitive);
-  tables.runs_later = Strings(compiled.runs_later);
-  tables.system = Strings(compiled.system);
-  tables.scratch = Strings(compiled.scratch);
-  tables.guard = Strings(compiled.guard);
-  tables.audit_database = Strings(compiled.audit_database);
+  tables.sensitive = PathList(compiled.sensitive);
+  tables.not_sensitive = PathList(compiled.not_sensitive);
+  tables.runs_later = PathList(compiled.runs_later);
+  tables.system = PathList(compiled.system);
+  tables.scratch = PathList(compiled.scratch);
+  tables.guard = PathList(compiled.guard);
+  tables.audit_database = PathList(compiled.audit_database);
   for (const RawContentJudge& raw : compiled.runs_later_content) {
-    tables.runs_later_content.push_back({raw.format, Strings(raw.files), Strings(raw.keys)});
+    tables.runs_later_content.push_back({raw.format, PathList(raw.files), Strings(raw.keys)});
   }
   for (const RawToolEntry& raw : compiled.tools) {
     ToolEntry tool;

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "path_list.h"
 namespace togmal::policy {
 
 /// How a file's content is read to find code in a change.
@@ -23,7 +24,7 @@ enum class ContentFormat {
 /// or words that mark code in them (held in lower case).
 struct ContentJudge {
   ContentFormat format = ContentFormat::kKeys;
-  std::vector<std::string> files;
+  PathList files;
   std::vector<std::string> keys;
 };
 

@@ -287,9 +287,9 @@ Result<int64_t> AuditLog::Append(AuditEntry entry) {
     }
     // Every stored text passes the same redaction: reasons and details quote
     // the command. Only the input may be kept raw, when a person opted in.
-    if (!options_.store_raw_input) entry.input = RedactSecretsInJson(entry.input);
-    entry.reasons = RedactSecretsInJson(entry.reasons);
-    entry.detail = RedactSecretsInJson(entry.detail);
+    if (!options_.store_raw_input) RedactSecretsIn(entry.input);
+    RedactSecretsIn(entry.reasons);
+    RedactSecretsIn(entry.detail);
     entry.tool_name = RedactSecrets(util::Shorten(entry.tool_name, kMaxStoredFieldBytes));
     entry.session = RedactSecrets(util::Shorten(entry.session, kMaxStoredFieldBytes));
     entry.input = Normalised(entry.input);

@@ -128,9 +128,12 @@ class Replacements {
     if (end > begin) spans_.push_back({begin, end});
   }
 
-  /// `text` with each span (merged where they overlap) replaced by kRedacted.
-  void ApplyTo(std::string& text) {
-    if (spans_.empty()) return;
+  bool Any() const { return !spans_.empty(); }
+
+  /// `text` with each span (merged where they overlap) replaced by kRedacted;
+  /// whether there was any.
+  bool ApplyTo(std::string& text) {
+    if (spans_.empty()) return false;
     std::sort(spans_.begin(), spans_.end(),
               [](const Span& a, const Span& b) { return a.begin < b.begin; });
     std::string result;
@@ -147,6 +150,7 @@ class Replacements {
     result.append(text, copied);
     text = std::move(result);
     spans_.clear();
+    return true;
   }
 
  private:
@@ -339,9 +343,18 @@ std::string_view NameBefore(std::string_view text, std::size_t separator) {
 
 // `NAME=value`, `NAME: value`, `"name": "value"`, `name = value` with a secret
 // name: the value.
+// The next `=` or `:` from `from` on (a loop: find_first_of calls memchr
+// once per character).
+std::size_t NextSeparator(std::string_view text, std::size_t from) {
+  for (std::size_t at = from; at < text.size(); ++at) {
+    if (text[at] == '=' || text[at] == ':') return at;
+  }
+  return std::string_view::npos;
+}
+
 void FindSecretAssignments(std::string_view text, Replacements& found) {
-  for (std::size_t at = text.find_first_of("=:"); at != std::string_view::npos;
-       at = text.find_first_of("=:", at + 1)) {
+  for (std::size_t at = NextSeparator(text, 0); at != std::string_view::npos;
+       at = NextSeparator(text, at + 1)) {
     // `==`, `!=`, `<=`, `:=`… are comparisons or other syntax, and `://` a URL.
     if (at + 1 < text.size() && (text[at + 1] == '=' || text[at + 1] == '/')) continue;
     if (at > 0 && (text[at - 1] == '=' || text[at - 1] == '!' || text[at - 1] == '<' ||
@@ -457,19 +470,21 @@ std::size_t AfterCommand(const std::vector<Word>& words, redaction::CommandWords
 
 // Where the words that follow the first of `commands` found begin: npos when
 // none is there; 0 (all the words) when the rule names no command.
-std::size_t AfterAnyCommand(const std::vector<Word>& words,
+std::size_t AfterAnyCommand(const std::vector<Word>& words, bool names_any_command,
                             std::span<const redaction::CommandWords> commands) {
   if (commands.empty()) return 0;
+  if (!names_any_command) return std::string_view::npos;
   for (const redaction::CommandWords command : commands) {
     if (const std::size_t after = AfterCommand(words, command); after != 0) return after;
   }
   return std::string_view::npos;
 }
 
-void FindSecretOptions(std::string_view text, const std::vector<Word>& words, Replacements& found) {
+void FindSecretOptions(std::string_view text, const std::vector<Word>& words,
+                       bool names_any_command, Replacements& found) {
   using redaction::OptionValue;
   for (const redaction::SecretOptions& rule : kTables.secret_options) {
-    const std::size_t first = AfterAnyCommand(words, rule.commands);
+    const std::size_t first = AfterAnyCommand(words, names_any_command, rule.commands);
     if (first == std::string_view::npos) continue;
     for (std::size_t i = first; i < words.size(); ++i) {
       if (text[words[i].begin] != '-') continue;  // every option starts with '-'
@@ -490,9 +505,10 @@ void FindSecretOptions(std::string_view text, const std::vector<Word>& words, Re
   }
 }
 
-void FindSetterValues(std::string_view text, const std::vector<Word>& words, Replacements& found) {
+void FindSetterValues(std::string_view text, const std::vector<Word>& words, bool names_any_command,
+                      Replacements& found) {
   for (const redaction::Setters& rule : kTables.setters) {
-    const std::size_t first = AfterAnyCommand(words, rule.commands);
+    const std::size_t first = AfterAnyCommand(words, names_any_command, rule.commands);
     if (first == std::string_view::npos) continue;
     bool named = false;  // for any_name: the first operand (the name) is behind us
     for (std::size_t i = first; i < words.size(); ++i) {
@@ -524,8 +540,10 @@ void FindCommandSecrets(std::string_view text, Replacements& found) {
   if (text.find_first_of("- \t") == std::string_view::npos) return;
   for (const std::vector<Word>& words : Commands(text)) {
     if (words.size() < 2) continue;
-    FindSecretOptions(text, words, found);
-    FindSetterValues(text, words, found);
+    const bool names_any_command = std::any_of(
+        words.begin(), words.end(), [](const Word& word) { return word.names_a_command; });
+    FindSecretOptions(text, words, names_any_command, found);
+    FindSetterValues(text, words, names_any_command, found);
   }
 }
 
@@ -533,50 +551,78 @@ bool IsSecretKey(const std::string& key) { return IsSecretName(key, true); }
 
 }  // namespace
 
-std::string RedactSecrets(std::string_view text) {
-  std::string result(text);
-  const std::string lower = Lower(text);
-  for (const auto& lazy : AllPatterns()) {
-    // Replacements only shorten secrets to "[REDACTED]", so a trigger absent
-    // from the original text is absent from the result too.
-    if (!MayMatch(lazy->source(), lower)) continue;
-    const RE2& pattern = lazy->Get();
-    // A pattern that failed to compile is a programming error the unit tests
-    // catch; skipping it here keeps the hook alive.
-    if (!pattern.ok()) continue;
-    RE2::GlobalReplace(&result, pattern, lazy->source().rewrite);
+bool RedactSecretsIn(std::string& text) {
+  bool changed = false;
+  {
+    const std::string lower = Lower(text);
+    for (const auto& lazy : AllPatterns()) {
+      // Replacements only shorten secrets to "[REDACTED]", so a trigger absent
+      // from the original text is absent from the result too.
+      if (!MayMatch(lazy->source(), lower)) continue;
+      const RE2& pattern = lazy->Get();
+      // A pattern that failed to compile is a programming error the unit tests
+      // catch; skipping it here keeps the hook alive.
+      if (!pattern.ok()) continue;
+      changed = RE2::GlobalReplace(&text, pattern, lazy->source().rewrite) > 0 || changed;
+    }
   }
   // Each scan sees what the one before left, so a value already replaced is
   // recognised (IsRedactedAt) and not replaced around again.
   Replacements found;
-  FindPrefixedTokens(result, found);
-  found.ApplyTo(result);
-  FindCommandSecrets(result, found);
-  found.ApplyTo(result);
-  FindSecretAssignments(result, found);
-  found.ApplyTo(result);
+  FindPrefixedTokens(text, found);
+  changed = found.ApplyTo(text) || changed;
+  FindCommandSecrets(text, found);
+  changed = found.ApplyTo(text) || changed;
+  FindSecretAssignments(text, found);
+  changed = found.ApplyTo(text) || changed;
+  return changed;
+}
+
+std::string RedactSecrets(std::string_view text) {
+  std::string result(text);
+  RedactSecretsIn(result);
   return result;
 }
 
-nlohmann::json RedactSecretsInJson(const nlohmann::json& value) {
-  if (value.is_string()) return RedactSecrets(value.get_ref<const std::string&>());
+void RedactSecretsIn(nlohmann::json& value) {
+  if (value.is_string()) {
+    RedactSecretsIn(value.get_ref<std::string&>());
+    return;
+  }
   if (value.is_array()) {
-    nlohmann::json result = nlohmann::json::array();
-    for (const auto& item : value) result.push_back(RedactSecretsInJson(item));
-    return result;
+    for (auto& item : value) RedactSecretsIn(item);
+    return;
   }
-  if (value.is_object()) {
-    nlohmann::json result = nlohmann::json::object();
-    for (const auto& [key, item] : value.items()) {
-      if (item.is_string() && !item.get_ref<const std::string&>().empty() && IsSecretKey(key)) {
-        result[key] = std::string(kRedacted);
-      } else {
-        result[key] = RedactSecretsInJson(item);
-      }
+  if (!value.is_object()) return;
+  bool rename = false;
+  for (auto& [key, item] : value.items()) {
+    if (item.is_string() && !item.get_ref<const std::string&>().empty() && IsSecretKey(key)) {
+      item = std::string(kRedacted);
+    } else {
+      RedactSecretsIn(item);
     }
-    return result;
+    // A name can be a secret too (`{"ghp_…": 1}`): only a token by its
+    // prefix is looked for, the one kind of secret a name is seen holding.
+    Replacements found;
+    FindPrefixedTokens(key, found);
+    rename = rename || found.Any();
   }
-  return value;
+  if (!rename) return;
+  nlohmann::json renamed = nlohmann::json::object();
+  for (auto& [key, item] : value.items()) {
+    std::string name = RedactSecrets(key);
+    // Two names can become one; neither value is lost.
+    for (int n = 2; renamed.contains(name); ++n)
+      name = RedactSecrets(key) + " #" + std::to_string(n);
+    renamed[name] = std::move(item);
+  }
+  value = std::move(renamed);
+}
+
+nlohmann::json RedactSecretsInJson(const nlohmann::json& value) {
+  nlohmann::json copy = value;
+  RedactSecretsIn(copy);
+  return copy;
 }
 
 }  // namespace togmal::store

@@ -106,7 +106,8 @@ class HookFaults : public ::testing::Test {
 
 TEST_F(HookFaults, EachStopSignalIsAnsweredWithTheFailSafeDecision) {
   Settings("hook:\n  budget_ms: 60000\n");
-  for (const int signal : {SIGTERM, SIGHUP, SIGINT, SIGQUIT}) {
+  for (const int signal : {SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGXCPU, SIGXFSZ, SIGALRM, SIGUSR1,
+                           SIGUSR2, SIGVTALRM, SIGPROF}) {
     ChildProcess hook({TogmalBinary(), "hook"}, env_);
     ASSERT_TRUE(Catches(hook.pid(), signal)) << "signal " << signal;
     // Stuck reading: the input never ends.

@@ -35,15 +35,6 @@ struct Finding {
   std::string segment;  ///< the command text (or path) that decided, if any
 };
 
-/// The classifier's verdict.
-struct Classification {
-  Level level = Level::kL0;       ///< the highest level of any finding
-  std::vector<Finding> findings;  ///< in the order found; never empty
-  std::size_t deciding = 0;       ///< index of the first finding at `level`
-
-  const Finding& Deciding() const { return findings.at(deciding); }
-};
-
 /// How an executed shell segment came to run.
 enum class SegmentOrigin {
   kCommandLine,  ///< written in the command line itself (any nesting)
@@ -60,6 +51,18 @@ struct ExecutedSegment {
   std::vector<std::string> argv;  ///< the words, from the command actually run
   SegmentOrigin origin = SegmentOrigin::kCommandLine;
   int depth = 0;  ///< nesting (substitutions, code strings)
+};
+
+/// The classifier's verdict.
+struct Classification {
+  Level level = Level::kL0;       ///< the highest level of any finding
+  std::vector<Finding> findings;  ///< in the order found; never empty
+  std::size_t deciding = 0;       ///< index of the first finding at `level`
+  /// A shell tool's command: the segments that would run (ExecutedSegments),
+  /// collected by the same walk, for the rules' `command` conditions.
+  std::vector<ExecutedSegment> segments;
+
+  const Finding& Deciding() const { return findings.at(deciding); }
 };
 
 struct Tables;  // the parsed config/classifier.yaml, see classifier.cpp

@@ -25,8 +25,16 @@ inline constexpr std::string_view kRedacted = "[REDACTED]";
 /// says what it was, such as `Bearer ` or `API_KEY=`, is kept).
 std::string RedactSecrets(std::string_view text);
 
-/// A copy of `value` with every string redacted, and the whole value of any
-/// object member whose name looks secret (`password`, `api_key`, `token`, …).
+/// Redacts `text` in place; whether anything was replaced.
+bool RedactSecretsIn(std::string& text);
+
+/// Redacts `value` in place: every string, every member name that holds a
+/// token, and the whole value of any member whose name looks secret
+/// (`password`, `api_key`, `token`, …). What is stored is usually our own
+/// JSON, so nothing is rebuilt unless a member name must change.
+void RedactSecretsIn(nlohmann::json& value);
+
+/// A copy of `value` redacted as RedactSecretsIn does.
 nlohmann::json RedactSecretsInJson(const nlohmann::json& value);
 
 }  // namespace togmal::store

@@ -278,6 +278,30 @@ TEST(RedactionJson, SecretMemberNamesInAnyCase) {
   EXPECT_EQ(output["description"], "plain");
 }
 
+TEST(RedactionJson, ATokenUsedAsAMemberNameIsRedactedAndNoValueIsLost) {
+  const std::string token = "ghp_" + std::string(36, 'a');
+  const std::string other = "ghp_" + std::string(36, 'b');
+  nlohmann::json value = {{"headers", {{token, "x"}, {other, "y"}, {"plain", 1}}}};
+  RedactSecretsIn(value);
+  const std::string stored = value.dump();
+  EXPECT_EQ(stored.find("ghp_a"), std::string::npos) << stored;
+  EXPECT_EQ(stored.find("ghp_b"), std::string::npos) << stored;
+  ASSERT_EQ(value["headers"].size(), 3u) << stored;  // two names became one: both kept
+  EXPECT_EQ(value["headers"]["[REDACTED]"], "x");
+  EXPECT_EQ(value["headers"]["[REDACTED] #2"], "y");
+  EXPECT_EQ(value["headers"]["plain"], 1);
+}
+
+TEST(RedactionJson, InPlaceSaysWhetherTextChanged) {
+  std::string text = "export API_KEY=abc123secret";
+  EXPECT_TRUE(RedactSecretsIn(text));
+  EXPECT_EQ(text, "export API_KEY=[REDACTED]");
+  EXPECT_FALSE(RedactSecretsIn(text));  // already redacted: nothing more
+  std::string plain = "git status --short";
+  EXPECT_FALSE(RedactSecretsIn(plain));
+  EXPECT_EQ(plain, "git status --short");
+}
+
 TEST(RedactionJson, NonStringsPassThrough) {
   EXPECT_EQ(RedactSecretsInJson(nullptr), nullptr);
   EXPECT_EQ(RedactSecretsInJson(42), 42);
