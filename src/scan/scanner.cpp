@@ -5,8 +5,11 @@
 #include <set>
 #include <system_error>
 
+#include "ci_files.h"
 #include "command_split.h"
+#include "ignore_comments.h"
 #include "local_functions.h"
+#include "temp_folders.h"
 #include "togmal/scan/extractors.h"
 #include "togmal/scan/file_walk.h"
 #include "togmal/util/config_file.h"
@@ -117,11 +120,44 @@ std::string WorkingFolder(const ScanFile& file, const std::string& root) {
   }
 }
 
+// Whether a finding is reported: at the minimum level or above, and not
+// under a `togmal: ignore REASON` comment. An ignore without a reason keeps
+// the finding and is a problem (once per comment).
+class Admission {
+ public:
+  Admission(const std::vector<std::string_view>& file_lines, std::string_view relative,
+            const ScanOptions& options, ScanReport& report)
+      : file_lines_(file_lines), relative_(relative), options_(options), report_(report) {}
+
+  bool Admit(const Finding& finding) {
+    if (finding.level < options_.min_level) return false;
+    const auto ignore = IgnoreFor(file_lines_, finding.line);
+    if (!ignore) return true;
+    if (!ignore->reason.empty()) {
+      ++report_.ignored;
+      return false;
+    }
+    if (unreasoned_.insert(ignore->line).second) {
+      report_.problems.push_back(
+          {std::string(relative_), ignore->line,
+           "`togmal: ignore` needs a reason (`togmal: ignore REASON`): the finding is reported"});
+    }
+    return true;
+  }
+
+ private:
+  const std::vector<std::string_view>& file_lines_;
+  std::string_view relative_;
+  const ScanOptions& options_;
+  ScanReport& report_;
+  std::set<int> unreasoned_;
+};
+
 }  // namespace
 
 void ScanText(std::string_view text, FileKind kind, std::string_view relative,
               const std::string& cwd, const policy::Classifier& classifier,
-              const Catalogue& catalogue, ScanReport& report) {
+              const Catalogue& catalogue, ScanReport& report, const ScanOptions& options) {
   Extraction extraction;
   try {
     extraction = kind == FileKind::kShellScript
@@ -138,6 +174,7 @@ void ScanText(std::string_view text, FileKind kind, std::string_view relative,
     report.problems.push_back({std::string(relative), problem.line, problem.why});
   }
   const std::vector<std::string_view> file_lines = Lines(text);
+  Admission admission(file_lines, relative, options, report);
   for (const FormatFinding& finding : extraction.findings) {
     int column = finding.column;
     const std::string_view command = Trim(finding.command);
@@ -146,13 +183,16 @@ void ScanText(std::string_view text, FileKind kind, std::string_view relative,
       const std::size_t at = file_lines[static_cast<std::size_t>(finding.line) - 1].find(command);
       if (at != std::string_view::npos) column = static_cast<int>(at) + 1;
     }
-    report.findings.push_back({finding.level, finding.reason, std::string(relative), finding.line,
-                               column, util::OneLine(command, kMaxShownCommand), finding.origin});
+    Finding found{finding.level, finding.reason, std::string(relative),
+                  finding.line,  column,         util::OneLine(command, kMaxShownCommand),
+                  finding.origin};
+    if (admission.Admit(found)) report.findings.push_back(std::move(found));
   }
   std::size_t classified = 0;
   for (const ScriptSource& source : extraction.scripts) {
     const std::vector<std::string_view> text_lines = Lines(source.text);
     const auto functions = DefinedFunctions(source.ShellText());
+    const auto temp_variables = TempVariables(source.ShellText());
     // One more than the budget left, so that going over it is seen.
     const std::size_t left = kMaxCommandsPerFile + 1 - std::min(classified, kMaxCommandsPerFile);
     for (CommandChunk& chunk : SplitCommands(source.ShellText(), left)) {
@@ -164,12 +204,16 @@ void ScanText(std::string_view text, FileKind kind, std::string_view relative,
         return;
       }
       ++report.commands;
+      // What only a scan knows, from the whole script: its own functions,
+      // the temp folders it made, the CI runner's output files.
       chunk.text = WithoutLocalFunctions(chunk.text, functions);
+      chunk.text = WithoutTempRemovals(chunk.text, temp_variables);
+      chunk.text = WithoutCiFileWrites(chunk.text, catalogue.ci_output_files);
       const policy::Classification classification = classifier.ClassifyCommand(chunk.text, cwd);
-      if (classification.level < policy::Level::kL2) continue;
+      if (classification.level < options.min_level) continue;
       Finding finding = Place(source, chunk, text_lines, file_lines, classification.Deciding());
       finding.file = std::string(relative);
-      report.findings.push_back(std::move(finding));
+      if (admission.Admit(finding)) report.findings.push_back(std::move(finding));
     }
   }
 }
@@ -177,6 +221,7 @@ void ScanText(std::string_view text, FileKind kind, std::string_view relative,
 ScanReport Scan(const std::vector<fs::path>& paths, const policy::Classifier& classifier,
                 const Catalogue& catalogue, const ScanOptions& options) {
   ScanReport report;
+  report.min_level = options.min_level;
   std::error_code error;
   const bool one_folder = paths.size() == 1 && fs::is_directory(paths.front(), error);
   report.root = one_folder ? paths.front() : fs::path(".");
@@ -205,10 +250,22 @@ ScanReport Scan(const std::vector<fs::path>& paths, const policy::Classifier& cl
       }
       ++report.files;
       ScanText(**text, file.kind, file.relative, WorkingFolder(file, cwd), classifier, catalogue,
-               report);
+               report, options);
     }
   }
   return report;
+}
+
+Result<policy::Classifier> ScanClassifier(const policy::Classifier& base,
+                                          const Catalogue& catalogue) {
+  if (catalogue.classifier_settings.empty()) return base;
+  std::string yaml = "settings:\n";
+  for (const auto& [name, level] : catalogue.classifier_settings) {
+    yaml += "  " + name + ": " + level + "\n";
+  }
+  auto layered = policy::Classifier::FromYaml(yaml, "scan.yaml classifier_settings", &base);
+  if (!layered) return Fail(layered.error());
+  return std::move(*layered);
 }
 
 policy::Level HighestLevel(const ScanReport& report) {
