@@ -120,6 +120,29 @@ std::string WorkingFolder(const ScanFile& file, const std::string& root) {
   }
 }
 
+// The names among `names` that the classifier does not know as commands: a
+// function another script of the repository defines may stand for them, but
+// never for `rm` or `git` (a script's own `git()` wrapper is judged in that
+// script only). A name is unknown when it is judged exactly as a name that
+// cannot be a command is.
+std::set<std::string, std::less<>> UnknownToClassifier(
+    const std::set<std::string, std::less<>>& names, const policy::Classifier& classifier) {
+  std::set<std::string, std::less<>> unknown;
+  constexpr std::string_view kProbe = "togmal-no-such-command";
+  const policy::Classification probe = classifier.ClassifyCommand(kProbe);
+  const std::string probe_why = probe.Deciding().why;
+  for (const std::string& name : names) {
+    std::string expected = probe_why;
+    for (std::size_t at = expected.find(kProbe); at != std::string::npos;
+         at = expected.find(kProbe, at + name.size())) {
+      expected.replace(at, kProbe.size(), name);
+    }
+    const policy::Classification judged = classifier.ClassifyCommand(name);
+    if (judged.level == probe.level && judged.Deciding().why == expected) unknown.insert(name);
+  }
+  return unknown;
+}
+
 // Whether a finding is reported: at the minimum level or above, and not
 // under a `togmal: ignore REASON` comment. An ignore without a reason keeps
 // the finding and is a problem (once per comment).
@@ -191,7 +214,8 @@ void ScanText(std::string_view text, FileKind kind, std::string_view relative,
   std::size_t classified = 0;
   for (const ScriptSource& source : extraction.scripts) {
     const std::vector<std::string_view> text_lines = Lines(source.text);
-    const auto functions = DefinedFunctions(source.ShellText());
+    auto functions = DefinedFunctions(source.ShellText());
+    functions.insert(options.repository_functions.begin(), options.repository_functions.end());
     const auto temp_variables = TempVariables(source.ShellText());
     // One more than the budget left, so that going over it is seen.
     const std::size_t left = kMaxCommandsPerFile + 1 - std::min(classified, kMaxCommandsPerFile);
@@ -226,6 +250,13 @@ ScanReport Scan(const std::vector<fs::path>& paths, const policy::Classifier& cl
   const bool one_folder = paths.size() == 1 && fs::is_directory(paths.front(), error);
   report.root = one_folder ? paths.front() : fs::path(".");
   const std::string cwd = fs::absolute(report.root, error).lexically_normal().string();
+  // Every file is read first: the functions one script defines (a test
+  // library every test sources) are known when another script calls them.
+  struct Read {
+    ScanFile file;
+    std::string text;
+  };
+  std::vector<Read> files;
   std::set<std::string> seen;
   for (const fs::path& path : paths) {
     if (!fs::exists(fs::symlink_status(path, error))) {
@@ -240,7 +271,7 @@ ScanReport Scan(const std::vector<fs::path>& paths, const policy::Classifier& cl
       report.problems.push_back(
           {path.generic_string(), 0, "not a kind of file togmal scan reads (docs/scan.md)"});
     }
-    for (const ScanFile& file : walk.files) {
+    for (ScanFile& file : walk.files) {
       if (!seen.insert(file.relative).second) continue;
       auto text = util::ReadConfigFile(file.path, options.max_file_bytes);
       if (!text || !*text) {
@@ -248,10 +279,19 @@ ScanReport Scan(const std::vector<fs::path>& paths, const policy::Classifier& cl
             {file.relative, 0, text ? std::string("vanished while scanning") : text.error()});
         continue;
       }
-      ++report.files;
-      ScanText(**text, file.kind, file.relative, WorkingFolder(file, cwd), classifier, catalogue,
-               report, options);
+      files.push_back({std::move(file), std::move(**text)});
     }
+  }
+  ScanOptions with_functions = options;
+  std::set<std::string, std::less<>> defined;
+  for (const Read& read : files) {
+    if (read.file.kind == FileKind::kShellScript) defined.merge(DefinedFunctions(read.text));
+  }
+  with_functions.repository_functions = UnknownToClassifier(defined, classifier);
+  for (const Read& read : files) {
+    ++report.files;
+    ScanText(read.text, read.file.kind, read.file.relative, WorkingFolder(read.file, cwd),
+             classifier, catalogue, report, with_functions);
   }
   return report;
 }

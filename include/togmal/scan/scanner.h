@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,10 @@ struct ScanReport {
 struct ScanOptions {
   std::size_t max_file_bytes = 2u << 20;         ///< larger files are a problem, not read
   policy::Level min_level = policy::Level::kL2;  ///< commands below it are not findings
+  /// Functions other scripts of the scanned repository define, none of them
+  /// a command the classifier knows: a call to one is not an unknown command
+  /// (Scan fills it in; its body is classified where it is written).
+  std::set<std::string, std::less<>> repository_functions;
 };
 
 /// Scans `paths` (folders or files). With one folder, paths are relative to

@@ -4,11 +4,14 @@
 // folders and bare command substitutions out of the report.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "ci_files.h"
 #include "ignore_comments.h"
+#include "process.h"
 #include "temp_folders.h"
 #include "togmal/scan/baseline.h"
 #include "togmal/scan/report_formats.h"
@@ -155,6 +158,30 @@ TEST(ScanText, ABareCommandSubstitutionIsNotAFindingWhatItHidesIs) {
   // command known only at run time.
   const ScanReport scan = ScanOne(script);
   EXPECT_EQ(Lines(scan), (std::vector<int>{5, 6, 7, 8}));
+}
+
+// --- functions of the repository -------------------------------------------
+
+TEST(Scan, FunctionsAnotherScriptDefinesAreNotUnknownCommandsButNeverMaskKnownOnes) {
+  testing::TempDir dir;
+  const std::filesystem::path root = dir.path();
+  std::ofstream(root / "test-lib.sh") << "test_expect_success () {\n  eval \"$2\"\n}\n"
+                                         "rm() { command rm -i \"$@\"; }\n";
+  std::ofstream(root / "t0001.sh") << "#!/bin/sh\n"
+                                      ". ./test-lib.sh\n"
+                                      "test_expect_success 'setup' 'true'\n"
+                                      "rm -rf ~\n"
+                                      "not_defined_anywhere --now\n";
+  const ScanReport report = Scan({root}, ForScan(), Catalogue::Builtin());
+  std::vector<std::string> found;
+  for (const Finding& finding : report.findings) {
+    found.push_back(finding.file + ":" + std::to_string(finding.line));
+  }
+  // The library's own `eval "$2"` and `rm -i "$@"` (lines 2 and 4) are
+  // judged where they are written; `rm` is a command the classifier knows,
+  // so test-lib.sh's `rm()` does not stand for it in t0001.sh.
+  EXPECT_EQ(found, (std::vector<std::string>{"t0001.sh:2", "t0001.sh:4", "t0001.sh:5",
+                                             "test-lib.sh:2", "test-lib.sh:4"}));
 }
 
 // --- minimum level ----------------------------------------------------------
