@@ -75,6 +75,16 @@ Result<Catalogue> Catalogue::FromYaml(std::string_view yaml, std::string_view so
       Strings((*root)["github_untrusted_contexts"], source, "github_untrusted_contexts");
   if (!untrusted) return Fail(untrusted.error());
   catalogue.github_untrusted_contexts = std::move(*untrusted);
+  auto ci_files = Strings((*root)["ci_output_files"], source, "ci_output_files");
+  if (!ci_files) return Fail(ci_files.error());
+  catalogue.ci_output_files = std::move(*ci_files);
+  if (const YAML::Node settings = (*root)["classifier_settings"]) {
+    if (!settings.IsMap()) return Fail(At(source, settings) + "classifier_settings is not a map");
+    for (const auto& entry : settings) {
+      if (!entry.second.IsScalar()) return Fail(At(source, entry.second) + "not a level");
+      catalogue.classifier_settings[entry.first.Scalar()] = entry.second.Scalar();
+    }
+  }
   if (const YAML::Node builtins = (*root)["make_builtins"]) {
     if (!builtins.IsMap()) return Fail(At(source, builtins) + "make_builtins is not a map");
     for (const auto& entry : builtins) {

@@ -33,6 +33,11 @@ nlohmann::json FormatJson(const ScanReport& report) {
             {"findings", report.findings.size()},
             {"L3", by_level[3]},
             {"L2", by_level[2]},
+            {"L1", by_level[1]},
+            {"L0", by_level[0]},
+            {"min_level", policy::LevelName(report.min_level)},
+            {"ignored", report.ignored},
+            {"baselined", report.baselined},
             {"problems", report.problems.size()},
             {"highest", report.findings.empty()
                             ? nlohmann::json(nullptr)

@@ -100,8 +100,13 @@ std::string WithoutLocalFunctions(std::string_view command,
       word = out.find(name, word + 1);
     }
     if (word == std::string::npos) continue;
-    out[word] = ':';
-    for (std::size_t i = word + 1; i < word + name.size(); ++i) out[i] = ' ';
+    // `echo` where it fits: the classifier judges `:` and `true` with a rule
+    // for `x[$(…)]` that also matches inside a quoted argument (a test
+    // body `'…[alias]… $(pwd)…'` passed to the script's own function).
+    const std::string_view noop = name.size() >= 4 ? "echo" : ":";
+    for (std::size_t i = 0; i < name.size(); ++i) {
+      out[word + i] = i < noop.size() ? noop[i] : ' ';
+    }
   }
   return out;
 }

@@ -15,8 +15,10 @@ namespace togmal::scan {
 std::set<std::string, std::less<>> DefinedFunctions(std::string_view script);
 
 /// `command` (one chunk of the script) with each call to one of `functions`
-/// replaced by the no-op `:` and each definition header by blanks; the text
-/// keeps its length and lines, so positions still match the file.
+/// replaced by `echo` (by the no-op `:` when the name is shorter) and each
+/// definition header by blanks; the arguments stay (what they expand still
+/// runs) and the text keeps its length and lines, so positions still match
+/// the file.
 std::string WithoutLocalFunctions(std::string_view command,
                                   const std::set<std::string, std::less<>>& functions);
 

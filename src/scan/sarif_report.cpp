@@ -3,6 +3,7 @@
 // at its file (relative to the scanned root, `%SRCROOT%`) and line.
 #include <system_error>
 
+#include "togmal/scan/baseline.h"
 #include "togmal/scan/report_formats.h"
 #include "togmal/version.h"
 
@@ -36,12 +37,30 @@ nlohmann::json ArtifactLocation(const std::string& file) {
   return {{"uri", UriPath(file)}, {"uriBaseId", kRootId}};
 }
 
+// What a level means, its rule's name and SARIF level, and GitHub's
+// security-severity (7.0–8.9 high, 4.0–6.9 medium, 0.1–3.9 low).
+struct LevelRule {
+  std::string_view meaning, name, sarif_level, severity;
+};
+
+LevelRule RuleOf(policy::Level level) {
+  switch (level) {
+    case policy::Level::kL3:
+      return {"destructive, irreversible, or hiding what runs", "BlockedCommand", "error", "8.0"};
+    case policy::Level::kL2:
+      return {"needs a person's approval before it runs", "CommandNeedsApproval", "warning", "5.0"};
+    case policy::Level::kL1:
+      return {"reversible: changes files of the project only", "ReversibleCommand", "note", "2.0"};
+    default:
+      return {"safe: reads or builds", "SafeCommand", "note", "0.1"};
+  }
+}
+
 nlohmann::json Rule(policy::Level level) {
-  const bool l3 = level == policy::Level::kL3;
-  const std::string meaning = l3 ? "destructive, irreversible, or hiding what runs"
-                                 : "needs a person's approval before it runs";
+  const LevelRule rule = RuleOf(level);
+  const std::string meaning(rule.meaning);
   return {{"id", SarifRuleId(level)},
-          {"name", l3 ? "BlockedCommand" : "CommandNeedsApproval"},
+          {"name", rule.name},
           {"shortDescription",
            {{"text", std::string(policy::LevelName(level)) + ": a command that is " + meaning}}},
           {"fullDescription",
@@ -55,31 +74,42 @@ nlohmann::json Rule(policy::Level level) {
              "The message says why. Check it with `togmal check '<command>'`; if the "
              "command is meant, keep it, otherwise make it narrower (a path inside the "
              "project, a pinned download checked by its hash, no pipe into a shell)."}}},
-          {"defaultConfiguration", {{"level", l3 ? "error" : "warning"}}},
+          {"defaultConfiguration", {{"level", rule.sarif_level}}},
           {"properties",
-           {{"tags", nlohmann::json::array({"security"})},
-            // GitHub code scanning's severity scale (7.0–8.9 high, 4.0–6.9 medium).
-            {"security-severity", l3 ? "8.0" : "5.0"}}}};
+           {{"tags", nlohmann::json::array({"security"})}, {"security-severity", rule.severity}}}};
 }
 
 }  // namespace
 
 std::string SarifRuleId(policy::Level level) {
-  return level == policy::Level::kL3 ? "togmal/L3-blocked" : "togmal/L2-needs-approval";
+  switch (level) {
+    case policy::Level::kL3:
+      return "togmal/L3-blocked";
+    case policy::Level::kL2:
+      return "togmal/L2-needs-approval";
+    case policy::Level::kL1:
+      return "togmal/L1-reversible";
+    default:
+      return "togmal/L0-safe";
+  }
 }
 
 nlohmann::json FormatSarif(const ScanReport& report) {
-  const nlohmann::json rules =
-      nlohmann::json::array({Rule(policy::Level::kL3), Rule(policy::Level::kL2)});
+  // L3 and L2 always; L1 and L0 when --min-level asked for them. A rule's
+  // index is 3 minus its level.
+  nlohmann::json rules = nlohmann::json::array();
+  for (int level = 3; level >= 0 && (level >= 2 || level >= policy::Index(report.min_level));
+       --level) {
+    rules.push_back(Rule(static_cast<policy::Level>(level)));
+  }
   nlohmann::json results = nlohmann::json::array();
   for (const Finding& finding : report.findings) {
-    const bool l3 = finding.level == policy::Level::kL3;
     nlohmann::json region = {{"startLine", finding.line < 1 ? 1 : finding.line}};
     if (finding.column > 0) region["startColumn"] = finding.column;
     results.push_back(
         {{"ruleId", SarifRuleId(finding.level)},
-         {"ruleIndex", l3 ? 0 : 1},
-         {"level", l3 ? "error" : "warning"},
+         {"ruleIndex", 3 - policy::Index(finding.level)},
+         {"level", RuleOf(finding.level).sarif_level},
          {"message",
           {{"text", std::string(policy::LevelName(finding.level)) + ": " + finding.reason + " — " +
                         finding.command + " (" + finding.origin + ")"}}},
@@ -87,6 +117,9 @@ nlohmann::json FormatSarif(const ScanReport& report) {
           nlohmann::json::array({{{"physicalLocation",
                                    {{"artifactLocation", ArtifactLocation(finding.file)},
                                     {"region", std::move(region)}}}}})},
+         // The baseline's fingerprint, so that code scanning also follows a
+         // finding across moved lines.
+         {"partialFingerprints", {{"togmal/v1", Fingerprint(finding)}}},
          {"properties",
           {{"togmalLevel", policy::LevelName(finding.level)},
            {"origin", finding.origin},

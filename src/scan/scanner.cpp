@@ -5,8 +5,11 @@
 #include <set>
 #include <system_error>
 
+#include "ci_files.h"
 #include "command_split.h"
+#include "ignore_comments.h"
 #include "local_functions.h"
+#include "temp_folders.h"
 #include "togmal/scan/extractors.h"
 #include "togmal/scan/file_walk.h"
 #include "togmal/util/config_file.h"
@@ -117,11 +120,67 @@ std::string WorkingFolder(const ScanFile& file, const std::string& root) {
   }
 }
 
+// The names among `names` that the classifier does not know as commands: a
+// function another script of the repository defines may stand for them, but
+// never for `rm` or `git` (a script's own `git()` wrapper is judged in that
+// script only). A name is unknown when it is judged exactly as a name that
+// cannot be a command is.
+std::set<std::string, std::less<>> UnknownToClassifier(
+    const std::set<std::string, std::less<>>& names, const policy::Classifier& classifier) {
+  std::set<std::string, std::less<>> unknown;
+  constexpr std::string_view kProbe = "togmal-no-such-command";
+  const policy::Classification probe = classifier.ClassifyCommand(kProbe);
+  const std::string probe_why = probe.Deciding().why;
+  for (const std::string& name : names) {
+    std::string expected = probe_why;
+    for (std::size_t at = expected.find(kProbe); at != std::string::npos;
+         at = expected.find(kProbe, at + name.size())) {
+      expected.replace(at, kProbe.size(), name);
+    }
+    const policy::Classification judged = classifier.ClassifyCommand(name);
+    if (judged.level == probe.level && judged.Deciding().why == expected) unknown.insert(name);
+  }
+  return unknown;
+}
+
+// Whether a finding is reported: at the minimum level or above, and not
+// under a `togmal: ignore REASON` comment. An ignore without a reason keeps
+// the finding and is a problem (once per comment).
+class Admission {
+ public:
+  Admission(const std::vector<std::string_view>& file_lines, std::string_view relative,
+            const ScanOptions& options, ScanReport& report)
+      : file_lines_(file_lines), relative_(relative), options_(options), report_(report) {}
+
+  bool Admit(const Finding& finding) {
+    if (finding.level < options_.min_level) return false;
+    const auto ignore = IgnoreFor(file_lines_, finding.line);
+    if (!ignore) return true;
+    if (!ignore->reason.empty()) {
+      ++report_.ignored;
+      return false;
+    }
+    if (unreasoned_.insert(ignore->line).second) {
+      report_.problems.push_back(
+          {std::string(relative_), ignore->line,
+           "`togmal: ignore` needs a reason (`togmal: ignore REASON`): the finding is reported"});
+    }
+    return true;
+  }
+
+ private:
+  const std::vector<std::string_view>& file_lines_;
+  std::string_view relative_;
+  const ScanOptions& options_;
+  ScanReport& report_;
+  std::set<int> unreasoned_;
+};
+
 }  // namespace
 
 void ScanText(std::string_view text, FileKind kind, std::string_view relative,
               const std::string& cwd, const policy::Classifier& classifier,
-              const Catalogue& catalogue, ScanReport& report) {
+              const Catalogue& catalogue, ScanReport& report, const ScanOptions& options) {
   Extraction extraction;
   try {
     extraction = kind == FileKind::kShellScript
@@ -138,6 +197,7 @@ void ScanText(std::string_view text, FileKind kind, std::string_view relative,
     report.problems.push_back({std::string(relative), problem.line, problem.why});
   }
   const std::vector<std::string_view> file_lines = Lines(text);
+  Admission admission(file_lines, relative, options, report);
   for (const FormatFinding& finding : extraction.findings) {
     int column = finding.column;
     const std::string_view command = Trim(finding.command);
@@ -146,13 +206,17 @@ void ScanText(std::string_view text, FileKind kind, std::string_view relative,
       const std::size_t at = file_lines[static_cast<std::size_t>(finding.line) - 1].find(command);
       if (at != std::string_view::npos) column = static_cast<int>(at) + 1;
     }
-    report.findings.push_back({finding.level, finding.reason, std::string(relative), finding.line,
-                               column, util::OneLine(command, kMaxShownCommand), finding.origin});
+    Finding found{finding.level, finding.reason, std::string(relative),
+                  finding.line,  column,         util::OneLine(command, kMaxShownCommand),
+                  finding.origin};
+    if (admission.Admit(found)) report.findings.push_back(std::move(found));
   }
   std::size_t classified = 0;
   for (const ScriptSource& source : extraction.scripts) {
     const std::vector<std::string_view> text_lines = Lines(source.text);
-    const auto functions = DefinedFunctions(source.ShellText());
+    auto functions = DefinedFunctions(source.ShellText());
+    functions.insert(options.repository_functions.begin(), options.repository_functions.end());
+    const auto temp_variables = TempVariables(source.ShellText());
     // One more than the budget left, so that going over it is seen.
     const std::size_t left = kMaxCommandsPerFile + 1 - std::min(classified, kMaxCommandsPerFile);
     for (CommandChunk& chunk : SplitCommands(source.ShellText(), left)) {
@@ -164,12 +228,16 @@ void ScanText(std::string_view text, FileKind kind, std::string_view relative,
         return;
       }
       ++report.commands;
+      // What only a scan knows, from the whole script: its own functions,
+      // the temp folders it made, the CI runner's output files.
       chunk.text = WithoutLocalFunctions(chunk.text, functions);
+      chunk.text = WithoutTempRemovals(chunk.text, temp_variables);
+      chunk.text = WithoutCiFileWrites(chunk.text, catalogue.ci_output_files);
       const policy::Classification classification = classifier.ClassifyCommand(chunk.text, cwd);
-      if (classification.level < policy::Level::kL2) continue;
+      if (classification.level < options.min_level) continue;
       Finding finding = Place(source, chunk, text_lines, file_lines, classification.Deciding());
       finding.file = std::string(relative);
-      report.findings.push_back(std::move(finding));
+      if (admission.Admit(finding)) report.findings.push_back(std::move(finding));
     }
   }
 }
@@ -177,10 +245,18 @@ void ScanText(std::string_view text, FileKind kind, std::string_view relative,
 ScanReport Scan(const std::vector<fs::path>& paths, const policy::Classifier& classifier,
                 const Catalogue& catalogue, const ScanOptions& options) {
   ScanReport report;
+  report.min_level = options.min_level;
   std::error_code error;
   const bool one_folder = paths.size() == 1 && fs::is_directory(paths.front(), error);
   report.root = one_folder ? paths.front() : fs::path(".");
   const std::string cwd = fs::absolute(report.root, error).lexically_normal().string();
+  // Every file is read first: the functions one script defines (a test
+  // library every test sources) are known when another script calls them.
+  struct Read {
+    ScanFile file;
+    std::string text;
+  };
+  std::vector<Read> files;
   std::set<std::string> seen;
   for (const fs::path& path : paths) {
     if (!fs::exists(fs::symlink_status(path, error))) {
@@ -195,7 +271,7 @@ ScanReport Scan(const std::vector<fs::path>& paths, const policy::Classifier& cl
       report.problems.push_back(
           {path.generic_string(), 0, "not a kind of file togmal scan reads (docs/scan.md)"});
     }
-    for (const ScanFile& file : walk.files) {
+    for (ScanFile& file : walk.files) {
       if (!seen.insert(file.relative).second) continue;
       auto text = util::ReadConfigFile(file.path, options.max_file_bytes);
       if (!text || !*text) {
@@ -203,12 +279,33 @@ ScanReport Scan(const std::vector<fs::path>& paths, const policy::Classifier& cl
             {file.relative, 0, text ? std::string("vanished while scanning") : text.error()});
         continue;
       }
-      ++report.files;
-      ScanText(**text, file.kind, file.relative, WorkingFolder(file, cwd), classifier, catalogue,
-               report);
+      files.push_back({std::move(file), std::move(**text)});
     }
   }
+  ScanOptions with_functions = options;
+  std::set<std::string, std::less<>> defined;
+  for (const Read& read : files) {
+    if (read.file.kind == FileKind::kShellScript) defined.merge(DefinedFunctions(read.text));
+  }
+  with_functions.repository_functions = UnknownToClassifier(defined, classifier);
+  for (const Read& read : files) {
+    ++report.files;
+    ScanText(read.text, read.file.kind, read.file.relative, WorkingFolder(read.file, cwd),
+             classifier, catalogue, report, with_functions);
+  }
   return report;
+}
+
+Result<policy::Classifier> ScanClassifier(const policy::Classifier& base,
+                                          const Catalogue& catalogue) {
+  if (catalogue.classifier_settings.empty()) return base;
+  std::string yaml = "settings:\n";
+  for (const auto& [name, level] : catalogue.classifier_settings) {
+    yaml += "  " + name + ": " + level + "\n";
+  }
+  auto layered = policy::Classifier::FromYaml(yaml, "scan.yaml classifier_settings", &base);
+  if (!layered) return Fail(layered.error());
+  return std::move(*layered);
 }
 
 policy::Level HighestLevel(const ScanReport& report) {

