@@ -84,7 +84,7 @@ std::string Answers(const store::ActionTally& action) {
   if (answered == 0) return "";
   std::string text = "approved " + Count(action.approved) + " of " + Count(answered);
   if (action.refused > 0) text += ", refused " + Count(action.refused);
-  if (action.unknown > 0) text += ", " + Count(action.unknown) + " unknown";
+  if (action.unknown > 0) text += ", no answer recorded for " + Count(action.unknown);
   return text;
 }
 
@@ -128,9 +128,17 @@ std::string TopActions(const store::DecisionSummary& summary, const std::string&
   return html;
 }
 
+// "2026-11-27 14:05 UTC" of a stored time.
+std::string Minute(const std::string& time) {
+  if (time.size() < 16) return time;
+  std::string shown = time.substr(0, 16) + " UTC";
+  shown[10] = ' ';
+  return shown;
+}
+
 std::string Period(const store::AuditFilter& filter) {
-  std::string text = filter.since.empty() ? "everything recorded" : "since " + filter.since;
-  if (!filter.until.empty()) text += ", before " + filter.until;
+  std::string text = filter.since.empty() ? "everything recorded" : "since " + Minute(filter.since);
+  if (!filter.until.empty()) text += ", before " + Minute(filter.until);
   if (!filter.project.empty()) text += ", in " + filter.project;
   return text;
 }
