@@ -260,6 +260,17 @@ TEST_F(Report, StdoutWhenPipedAndTheProjectFilter) {
   EXPECT_EQ(bad.exit_code, 64);
 }
 
+// An agent may look at the report; where it writes a file or opens a
+// browser, the person decides (config/classifier.yaml).
+TEST_F(Report, TheClassifierLetsAnAgentReadTheReport) {
+  auto read = Run({"check", "togmal report --since 7d --project ."});
+  EXPECT_TRUE(read.out.starts_with("L1 allow")) << read.out;
+  for (const char* command : {"togmal report --out /etc/x.html", "togmal report --open"}) {
+    auto written = Run({"check", command});
+    EXPECT_TRUE(written.out.starts_with("L2 pass")) << command << ": " << written.out;
+  }
+}
+
 TEST_F(Report, OpenHandsTheFileToTheDesktopOpener) {
   FillDatabase();
   const fs::path opened = root_ / "opened.txt";
