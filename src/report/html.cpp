@@ -110,8 +110,8 @@ std::string TopActions(const store::DecisionSummary& summary, const std::string&
     if (++shown > kTopActions) break;
     html += "<tr><td class=\"n\">" + Count(Of(action->by_decision, decision)) + "</td><td>" +
             E(action->level) + "</td><td>" + E(action->tool_name) + "</td><td><code>" +
-            E(util::Shorten(ShownInput(action->tool_name, action->input), 400)) +
-            "</code></td><td><code>" + E(action->cwd) + "</code></td><td class=\"reason\">" +
+            E(util::Shorten(ShownInput(action->input), 400)) + "</code></td><td><code>" +
+            E(action->cwd) + "</code></td><td class=\"reason\">" +
             E(util::Shorten(action->reason, 600)) + "</td>";
     if (answered) html += "<td>" + E(Answers(*action)) + "</td>";
     html += "<td>";
@@ -193,8 +193,8 @@ std::string Grants(const std::vector<store::AllowGrant>& grants) {
     html += "<tr><td><code>" + E(grant.code) + "</code></td><td>" + E(scope) +
             "</td><td class=\"n\">" + Count(grant.uses) + "</td><td>" + E(grant.created_at) +
             "</td><td>" + E(grant.tool_name) + "</td><td><code>" +
-            E(util::Shorten(ShownInput(grant.tool_name, grant.input), 400)) +
-            "</code></td><td><code>" + E(grant.cwd) + "</code></td></tr>\n";
+            E(util::Shorten(ShownInput(grant.input), 400)) + "</code></td><td><code>" +
+            E(grant.cwd) + "</code></td></tr>\n";
   }
   return html + "</tbody></table>";
 }
@@ -308,8 +308,7 @@ std::string EscapeHtml(std::string_view text) {
   return out;
 }
 
-std::string ShownInput(const std::string& tool_name, const json& input) {
-  (void)tool_name;
+std::string ShownInput(const json& input) {
   if (input.is_object()) {
     for (const char* key : {"command", "file_path", "url", "path", "pattern"}) {
       auto found = input.find(key);

@@ -244,6 +244,19 @@ TEST_F(Report, TheAllowLinesWorkWhenPasted) {
   EXPECT_EQ(page.find("approved <code>git push …</code>"), std::string::npos);
   // The suggested rule now lets npm install through without a prompt.
   EXPECT_EQ(Hook("npm install left-pad", "web", "toolu_after"), "allow");
+  // And the page lists the grants the pasted lines made.
+  auto again = Run({"report", "--out", "-"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  const std::size_t grants = again.out.find("<section id=\"grants\">");
+  ASSERT_NE(grants, std::string::npos);
+  const std::string section =
+      again.out.substr(grants, again.out.find("</section>", grants) - grants);
+  EXPECT_EQ(section.find("no active grants"), std::string::npos) << section;
+  for (const std::string& line : lines) {
+    const std::string code = line.substr(13, 4);
+    EXPECT_NE(section.find("<code>" + code + "</code>"), std::string::npos) << code;
+  }
+  EXPECT_NE(section.find("always (rule allow-code-"), std::string::npos) << section;
 }
 
 TEST_F(Report, StdoutWhenPipedAndTheProjectFilter) {

@@ -43,6 +43,6 @@ std::string RenderReport(const ReportData& data);
 std::string EscapeHtml(std::string_view text);
 
 /// What a call did, in one line: a Bash command, a file path, a URL, else its input as JSON.
-std::string ShownInput(const std::string& tool_name, const nlohmann::json& input);
+std::string ShownInput(const nlohmann::json& input);
 
 }  // namespace togmal::report
