@@ -101,6 +101,26 @@ TEST_F(RenderTest, ShowsTheCountsTheAllowLinesAndTheSuggestion) {
   EXPECT_NE(page.find("audit trail OK: 9 entries verified"), std::string::npos);
 }
 
+TEST_F(RenderTest, TheTaxonomyHasItsOwnSection) {
+  store::EvidenceSubmission submission;
+  submission.category = "dangerous_file_operations";
+  submission.prompt = "clean up";
+  submission.response = "rm -rf /";
+  submission.description = "Deleted everything <b>at once</b>";
+  submission.severity = "critical";
+  auto stored = store::Taxonomy(db_).Submit(submission, &log_);
+  ASSERT_TRUE(stored.ok()) << stored.error();
+  const std::string page = Render();
+  const std::size_t section = page.find("<section id=\"taxonomy\">");
+  ASSERT_NE(section, std::string::npos);
+  const std::string taxonomy = page.substr(section);
+  EXPECT_NE(taxonomy.find("1 of 1000 entries"), std::string::npos);
+  EXPECT_NE(taxonomy.find("<td>dangerous_file_operations</td><td class=\"n\">1</td>"),
+            std::string::npos);
+  EXPECT_NE(taxonomy.find("<td>critical</td><td class=\"n\">1</td>"), std::string::npos);
+  EXPECT_NE(taxonomy.find("Deleted everything &lt;b&gt;at once&lt;/b&gt;"), std::string::npos);
+}
+
 TEST_F(RenderTest, AnEditedTrailShowsAsBroken) {
   Add(DecisionRow("2026-11-21T10:00:00.000000Z", "deny", "rm -rf ~", "/p", "d1"));
   Add(DecisionRow("2026-11-21T10:01:00.000000Z", "deny", "rm -rf /", "/p", "d2"));
