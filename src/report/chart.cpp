@@ -20,6 +20,16 @@ std::string Number(double value) {
   return buffer;
 }
 
+// The smallest 1, 2 or 5 times a power of ten that is at least `value`:
+// grid lines at round numbers.
+int64_t RoundStep(int64_t value) {
+  for (int64_t power = 1;; power *= 10) {
+    for (int64_t factor : {1, 2, 5}) {
+      if (factor * power >= value) return factor * power;
+    }
+  }
+}
+
 }  // namespace
 
 std::string NextDay(const std::string& day) {
@@ -65,10 +75,12 @@ std::string DecisionChartSvg(const std::map<std::string, store::DecisionCountMap
            "\" text-anchor=\"middle\">no decisions in this period</text>\n</svg>";
     return svg;
   }
-  // Grid lines at a quarter, half, three quarters and the top.
+  // Four grid lines at round numbers; the top one is the scale.
+  const int64_t grid_step = RoundStep((highest + 3) / 4);
+  const int64_t top = grid_step * 4;
   for (int step = 1; step <= 4; ++step) {
     const double y = base - plot_height * step / 4.0;
-    const int64_t value = (highest * step + 3) / 4;
+    const int64_t value = grid_step * step;
     svg += "<line class=\"grid\" x1=\"" + std::to_string(kLeft) + "\" y1=\"" + Number(y) +
            "\" x2=\"" + std::to_string(kWidth - kRight) + "\" y2=\"" + Number(y) + "\"/>";
     svg += "<text class=\"tick\" x=\"" + std::to_string(kLeft - 6) + "\" y=\"" + Number(y + 4) +
@@ -90,7 +102,7 @@ std::string DecisionChartSvg(const std::map<std::string, store::DecisionCountMap
       }
       title += std::string(" · ") + decision + " " + std::to_string(count);
       if (count == 0) continue;
-      const double height = plot_height * static_cast<double>(count) / static_cast<double>(highest);
+      const double height = plot_height * static_cast<double>(count) / static_cast<double>(top);
       y -= height;
       svg += "<rect class=\"" + std::string(decision) + "\" x=\"" + Number(x) + "\" y=\"" +
              Number(y) + "\" width=\"" + Number(bar) + "\" height=\"" + Number(height) + "\"/>";

@@ -32,6 +32,9 @@ TEST(Chart, EveryDayOfThePeriodHasASlot) {
   EXPECT_EQ(days, 4);
   EXPECT_NE(svg.find("2026-02-27 · allow 2 · pass 0 · ask 0 · deny 1"), std::string::npos);
   EXPECT_NE(svg.find("class=\"deny\""), std::string::npos);
+  // The highest day (3) under round grid lines: 1, 2, 3, 4.
+  EXPECT_NE(svg.find("text-anchor=\"end\">4</text>"), std::string::npos) << svg;
+  EXPECT_EQ(svg.find("text-anchor=\"end\">5</text>"), std::string::npos) << svg;
   EXPECT_EQ(NextDay("2028-02-28"), "2028-02-29");
   EXPECT_NE(DecisionChartSvg({}, "2026-01-01", "2026-01-02").find("no decisions"),
             std::string::npos);
