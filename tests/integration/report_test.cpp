@@ -271,6 +271,11 @@ TEST_F(Report, StdoutWhenPipedAndTheProjectFilter) {
   EXPECT_EQ(web.out.find("git push"), std::string::npos);
   auto bad = Run({"report", "--since", "yesterday"});
   EXPECT_EQ(bad.exit_code, 64);
+  // No database yet: said so, and none is created just to find it empty.
+  auto none = Run({"report", "--db", (root_ / "none.db").string()});
+  EXPECT_EQ(none.exit_code, 66);
+  EXPECT_NE(none.err.find("no database"), std::string::npos) << none.err;
+  EXPECT_FALSE(fs::exists(root_ / "none.db"));
 }
 
 // An agent may look at the report; where it writes a file or opens a
