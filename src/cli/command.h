@@ -47,6 +47,7 @@ Action DefineDoctor(CLI::App& command);
 Action DefineEvidence(CLI::App& command);
 Action DefineHook(CLI::App& command);
 Action DefineInstall(CLI::App& command);
+Action DefineReport(CLI::App& command);
 Action DefineRules(CLI::App& command);
 Action DefineScan(CLI::App& command);
 Action DefineServe(CLI::App& command);

@@ -25,6 +25,10 @@ std::span<const CommandSpec> Commands() {
        "Register togmal with an agent host (claude-code, claude-desktop, gemini, "
        "codex, copilot, cursor)",
        DefineInstall},
+      {"report",
+       "Write an HTML page of what the agent did: decisions over time, top denied and asked "
+       "calls with their allow lines, grants, the audit chain",
+       DefineReport},
       {"rules", "Validate policy rules, explain a decision, run policy tests", DefineRules},
       {"scan",
        "Classify the commands a repository runs (scripts, CI, Dockerfile, Makefile, "

@@ -15,7 +15,7 @@ TEST(CommandLine, HelpListsEverySubcommand) {
   EXPECT_EQ(output.exit_code, 0);
   for (const char* name :
        {"analyze", "audit", "check", "doctor", "evidence", "hook", "install", "rules", "scan",
-        "serve", "stats", "statusline", "train", "uninstall", "version"}) {
+        "report", "serve", "stats", "statusline", "train", "uninstall", "version"}) {
     EXPECT_NE(output.out.find(std::string("\n  ") + name + " "), std::string::npos)
         << name << " missing from:\n"
         << output.out;
