@@ -5,6 +5,7 @@
 // one.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <iostream>
@@ -36,6 +37,9 @@ class Report {
  public:
   void Ok(const std::string& what) { std::cout << "  ok       " << what << "\n"; }
   void Note(const std::string& what) { std::cout << "  note     " << what << "\n"; }
+  /// Something only the person can do (a host's own trust step): not a
+  /// problem of the set-up, but not "ok" either.
+  void ToDo(const std::string& what) { std::cout << "  to do    " << what << "\n"; }
   void Problem(const std::string& what, const std::string& fix) {
     ++problems_;
     std::cout << "  PROBLEM  " << what << "\n           fix: " << fix << "\n";
@@ -68,41 +72,111 @@ std::string Program(const std::string& file) {
   return found;
 }
 
+// Checks one registered hook's command: does the program it runs exist?
+void CheckHook(const install::Registration& found, const std::string& where, const fs::path& self,
+               Report& report) {
+  std::error_code error;
+  const std::string program = Program(found.file.string());
+  const std::string in = "hook in " + found.file.string();
+  if (program.find('/') != std::string::npos && ::access(program.c_str(), X_OK) != 0) {
+    report.Problem(where + in + " runs " + program + ", which is not an executable file",
+                   "togmal install " + found.target + " --scope " +
+                       std::string(install::ScopeName(found.scope)) + " (from the togmal to use)");
+  } else if (program.find('/') != std::string::npos &&
+             fs::equivalent(program, self, error) == false) {
+    report.Note(where + in + " runs " + program + ", not this togmal (" + self.string() + ")");
+  } else {
+    report.Ok(where + in + " runs togmal hook");
+  }
+}
+
 void CheckHosts(const install::Places& places, Report& report) {
   std::cout << "hosts\n";
   std::error_code error;
   const fs::path self = fs::read_symlink("/proc/self/exe", error);
+  // Run from $HOME, a project's file is the user's own: it is shown once.
+  std::vector<fs::path> shown;
+  auto seen = [&](const fs::path& file) {
+    return std::any_of(shown.begin(), shown.end(), [&](const fs::path& other) {
+      std::error_code ignored;
+      return other == file || fs::equivalent(other, file, ignored);
+    });
+  };
   int registered = 0;
   for (const install::Registration& found : install::FindRegistrations(places, self)) {
-    const std::string where = found.target + " (" + std::string(install::ScopeName(found.scope)) +
-                              "): " + found.file.string();
+    const std::string scope(install::ScopeName(found.scope));
+    const std::string where = found.target + " (" + scope + "): ";
+    const std::string fix = "togmal install " + found.target + " --scope " + scope;
     if (!found.error.empty()) {
-      report.Problem(where + " cannot be read: " + found.error, "fix the file by hand");
+      report.Problem(where + "cannot be read: " + found.error, "fix the file by hand");
       continue;
     }
-    if (!found.registered) continue;
+    const bool hook_part = !found.file.empty() && !seen(found.file);
+    const bool mcp_part = !found.mcp_file.empty() && !seen(found.mcp_file);
+    if (!(hook_part && found.registered) && !(mcp_part && found.mcp)) continue;
     ++registered;
-    if (found.target == "claude-desktop") {
-      report.Ok(where);
-      continue;
+    if (hook_part) {
+      shown.push_back(found.file);
+      if (found.registered) {
+        CheckHook(found, where, self, report);
+      } else {
+        report.Problem(where + "the MCP server is registered, but no hook in " +
+                           found.file.string() + ": nothing judges the agent's calls",
+                       fix);
+      }
     }
-    const std::string program = Program(found.file.string());
-    if (program.find('/') != std::string::npos && ::access(program.c_str(), X_OK) != 0) {
-      report.Problem(where + " runs " + program + ", which is not an executable file",
-                     "togmal install " + found.target + " --scope " +
-                         std::string(install::ScopeName(found.scope)) +
-                         " (from the togmal to use)");
-    } else if (program.find('/') != std::string::npos &&
-               fs::equivalent(program, self, error) == false) {
-      report.Note(where + " runs " + program + ", not this togmal (" + self.string() + ")");
-    } else {
-      report.Ok(where + " runs togmal hook");
+    if (mcp_part) {
+      shown.push_back(found.mcp_file);
+      const std::string in = "MCP server togmal in " + found.mcp_file.string();
+      if (!found.mcp) {
+        report.Problem(where + "no " + in + " (the hook is there)",
+                       found.target == "claude-code" && found.scope != install::Scope::kProject
+                           ? fix +
+                                 " with Claude Code's `claude` on PATH, or claude mcp add "
+                                 "--scope " +
+                                 scope + " togmal -- " + self.string() + " serve"
+                           : fix);
+      } else if (found.target == "claude-code" && found.scope == install::Scope::kProject &&
+                 !install::ClaudeProjectServerApproved(places)) {
+        report.ToDo(where + in +
+                    ": Claude Code starts it once you approve it (it asks when it "
+                    "starts in this project)");
+      } else {
+        report.Ok(where + in);
+      }
+    }
+    if (found.target == "codex" && hook_part && found.registered) {
+      report.ToDo(where +
+                  "Codex runs the hook only once you trust it: open /hooks in Codex and "
+                  "trust togmal's PreToolUse hook (Codex keeps that to itself: doctor "
+                  "cannot see whether you have)");
+      if (found.scope == install::Scope::kProject) {
+        report.ToDo(where + "Codex loads " + found.file.string() +
+                    " only in a project you trusted");
+      }
     }
   }
   if (registered == 0) {
     report.Problem("no agent host runs togmal's hook",
                    "togmal install claude-code (or gemini, codex, copilot, cursor)");
   }
+}
+
+// The one backup togmal keeps of each file it changed (install.h).
+void ListBackups(Report& report) {
+  const fs::path backups = util::UserDataFile("backups");
+  std::error_code error;
+  if (backups.empty() || !fs::is_directory(backups, error)) return;
+  std::vector<std::pair<std::string, std::string>> found;
+  for (auto it = fs::recursive_directory_iterator(backups, error);
+       !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+    if (!it->is_regular_file(error)) continue;
+    found.emplace_back("/" + it->path().lexically_relative(backups).string(), it->path().string());
+  }
+  if (found.empty()) return;
+  std::sort(found.begin(), found.end());
+  std::cout << "backups (each file as it was before togmal last changed it)\n";
+  for (const auto& [file, backup] : found) report.Note(file + ": " + backup);
 }
 
 void CheckConfiguration(const fs::path& project, Report& report) {
@@ -179,12 +253,14 @@ Action DefineDoctor(CLI::App& command) {
     places.home = util::HomeDir().string();
     std::error_code error;
     places.project =
-        options->dir.empty() ? fs::current_path(error) : fs::absolute(options->dir, error);
+        (options->dir.empty() ? fs::current_path(error) : fs::absolute(options->dir, error))
+            .lexically_normal();
     if (const char* value = std::getenv("XDG_CONFIG_HOME")) places.xdg_config_home = value;
     if (const char* value = std::getenv("CODEX_HOME")) places.codex_home = value;
     if (const char* value = std::getenv("COPILOT_HOME")) places.copilot_home = value;
     Report report;
     CheckHosts(places, report);
+    ListBackups(report);
     CheckConfiguration(places.project, report);
     CheckDatabase(options->db.Resolve(), report);
     if (report.problems() == 0) {
