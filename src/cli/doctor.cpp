@@ -73,8 +73,10 @@ std::string Program(const std::string& file) {
 }
 
 // Checks one registered hook's command: does the program it runs exist?
+// `trust`: what the host needs from the person before it runs a hook that
+// is otherwise fine (then a "to do", not "ok").
 void CheckHook(const install::Registration& found, const std::string& where, const fs::path& self,
-               Report& report) {
+               const std::string& trust, Report& report) {
   std::error_code error;
   const std::string program = Program(found.file.string());
   const std::string in = "hook in " + found.file.string();
@@ -85,6 +87,8 @@ void CheckHook(const install::Registration& found, const std::string& where, con
   } else if (program.find('/') != std::string::npos &&
              fs::equivalent(program, self, error) == false) {
     report.Note(where + in + " runs " + program + ", not this togmal (" + self.string() + ")");
+  } else if (!trust.empty()) {
+    report.ToDo(where + in + " runs togmal hook; " + trust);
   } else {
     report.Ok(where + in + " runs togmal hook");
   }
@@ -112,13 +116,24 @@ void CheckHosts(const install::Places& places, Report& report) {
       continue;
     }
     const bool hook_part = !found.file.empty() && !seen(found.file);
-    const bool mcp_part = !found.mcp_file.empty() && !seen(found.mcp_file);
+    // ~/.claude.json holds the user's and each project's servers apart: not a duplicate.
+    const bool claude_state = found.mcp_file == install::ClaudeStateFile(places);
+    const bool mcp_part = !found.mcp_file.empty() && (claude_state || !seen(found.mcp_file));
     if (!(hook_part && found.registered) && !(mcp_part && found.mcp)) continue;
     ++registered;
     if (hook_part) {
       shown.push_back(found.file);
+      std::string trust;
+      if (found.target == "codex") {
+        trust =
+            "Codex runs it only once you trust it: open /hooks in Codex and trust togmal's "
+            "PreToolUse hook (Codex keeps that to itself: doctor cannot see whether you have)";
+        if (found.scope == install::Scope::kProject) {
+          trust += ", and only in a project you trusted";
+        }
+      }
       if (found.registered) {
-        CheckHook(found, where, self, report);
+        CheckHook(found, where, self, trust, report);
       } else {
         report.Problem(where + "the MCP server is registered, but no hook in " +
                            found.file.string() + ": nothing judges the agent's calls",
@@ -126,7 +141,7 @@ void CheckHosts(const install::Places& places, Report& report) {
       }
     }
     if (mcp_part) {
-      shown.push_back(found.mcp_file);
+      if (!claude_state) shown.push_back(found.mcp_file);
       const std::string in = "MCP server togmal in " + found.mcp_file.string();
       if (!found.mcp) {
         report.Problem(where + "no " + in + " (the hook is there)",
@@ -143,16 +158,6 @@ void CheckHosts(const install::Places& places, Report& report) {
                     "starts in this project)");
       } else {
         report.Ok(where + in);
-      }
-    }
-    if (found.target == "codex" && hook_part && found.registered) {
-      report.ToDo(where +
-                  "Codex runs the hook only once you trust it: open /hooks in Codex and "
-                  "trust togmal's PreToolUse hook (Codex keeps that to itself: doctor "
-                  "cannot see whether you have)");
-      if (found.scope == install::Scope::kProject) {
-        report.ToDo(where + "Codex loads " + found.file.string() +
-                    " only in a project you trusted");
       }
     }
   }
