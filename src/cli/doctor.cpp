@@ -10,6 +10,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -167,21 +168,38 @@ void CheckHosts(const install::Places& places, Report& report) {
   }
 }
 
-// The one backup togmal keeps of each file it changed (install.h).
-void ListBackups(Report& report) {
+// The one backup togmal keeps of each file it changed (install.h), and the
+// FILE.togmal-backup-STAMP copies older versions left beside the files.
+void ListBackups(const install::Places& places, Report& report) {
   const fs::path backups = util::UserDataFile("backups");
   std::error_code error;
-  if (backups.empty() || !fs::is_directory(backups, error)) return;
   std::vector<std::pair<std::string, std::string>> found;
-  for (auto it = fs::recursive_directory_iterator(backups, error);
-       !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-    if (!it->is_regular_file(error)) continue;
-    found.emplace_back("/" + it->path().lexically_relative(backups).string(), it->path().string());
+  if (!backups.empty() && fs::is_directory(backups, error)) {
+    for (auto it = fs::recursive_directory_iterator(backups, error);
+         !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+      if (!it->is_regular_file(error)) continue;
+      found.emplace_back("/" + it->path().lexically_relative(backups).string(),
+                         it->path().string());
+    }
   }
-  if (found.empty()) return;
+  std::set<fs::path> old;
+  for (const install::Registration& registration :
+       install::FindRegistrations(places, {}, {}, false)) {
+    if (registration.file.empty()) continue;
+    const std::string prefix = registration.file.filename().string() + ".togmal-backup-";
+    for (const auto& entry : fs::directory_iterator(registration.file.parent_path(), error)) {
+      if (entry.path().filename().string().rfind(prefix, 0) == 0) old.insert(entry.path());
+    }
+    error.clear();
+  }
+  if (found.empty() && old.empty()) return;
   std::sort(found.begin(), found.end());
   std::cout << "backups (each file as it was before togmal last changed it)\n";
   for (const auto& [file, backup] : found) report.Note(file + ": " + backup);
+  for (const fs::path& file : old) {
+    report.Note(file.string() + ": left by an older togmal (backups are now kept once, under " +
+                backups.string() + "); delete it once you no longer need it");
+  }
 }
 
 void CheckConfiguration(const fs::path& project, Report& report) {
@@ -265,7 +283,7 @@ Action DefineDoctor(CLI::App& command) {
     if (const char* value = std::getenv("COPILOT_HOME")) places.copilot_home = value;
     Report report;
     CheckHosts(places, report);
-    ListBackups(report);
+    ListBackups(places, report);
     CheckConfiguration(places.project, report);
     CheckDatabase(options->db.Resolve(), report);
     if (report.problems() == 0) {

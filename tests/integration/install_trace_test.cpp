@@ -448,10 +448,15 @@ TEST_F(InstallTrace, OneBackupPerFileReplacedByTheNextInstallAndListedByDoctor) 
       backups.push_back(entry.path());
     }
   }
-  ASSERT_EQ(backups.size(), 1u) << backups.front();
+  ASSERT_EQ(backups.size(), 1u) << (backups.empty() ? "none" : backups.back().string());
   EXPECT_EQ(Read(backups.front()), R"({"version":1,"hooks":{}})");
+  // What an older togmal left beside the file is pointed out.
+  const fs::path legacy = home_ / ".cursor/hooks.json.togmal-backup-20261126T185500Z";
+  Write(legacy, "{}");
   ProcessOutput doctor = Togmal({"doctor", "--dir", project_.string()});
   EXPECT_NE(doctor.out.find("backups"), std::string::npos) << doctor.out;
+  EXPECT_NE(doctor.out.find(legacy.string() + ": left by an older togmal"), std::string::npos)
+      << doctor.out;
   EXPECT_NE(doctor.out.find(settings.string() + ": " + backups.front().string()), std::string::npos)
       << doctor.out;
 }
