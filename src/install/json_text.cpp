@@ -128,6 +128,7 @@ void RenderLine(const OrderedJson& value, bool spaced, std::string& out) {
 }  // namespace
 
 JsonText::JsonText(std::string text, JsonStyle style) : text_(std::move(text)), style_(style) {
+  if (text_.find("\r\n") != std::string::npos) eol_ = "\r\n";
   // A one-line file's spacing: what follows its first ':' outside a string.
   bool in_string = false;
   for (std::size_t i = 0; i < text_.size(); ++i) {
@@ -173,8 +174,11 @@ std::string JsonText::Render(const OrderedJson& value, const std::string& indent
   std::string text = value.dump(style_.indent < 0 ? 2 : style_.indent, style_.indent_char);
   std::string out;
   for (char c : text) {
-    out += c;
-    if (c == '\n') out += indent;
+    if (c == '\n') {
+      out += eol_ + indent;
+    } else {
+      out += c;
+    }
   }
   return out;
 }
@@ -210,7 +214,7 @@ Result<void> JsonText::Insert(const JsonPath& container, const std::string* key,
     } else {
       const std::string outer = LineIndent(text_, open);
       const std::string unit(static_cast<std::size_t>(style_.indent), style_.indent_char);
-      inside = "\n" + outer + unit + key_text + Render(value, outer + unit) + "\n" + outer;
+      inside = eol_ + outer + unit + key_text + Render(value, outer + unit) + eol_ + outer;
     }
     text_.replace(open + 1, close - (open + 1), inside);
     return {};
@@ -221,7 +225,7 @@ Result<void> JsonText::Insert(const JsonPath& container, const std::string* key,
   std::string addition;
   if (newline != std::string::npos) {
     const std::string indent = lead.substr(newline + 1);
-    addition = ",\n" + indent + key_text + Render(value, indent);
+    addition = "," + eol_ + indent + key_text + Render(value, indent);
   } else {
     std::string separator = spaced_ ? ", " : ",";
     if (node.children.size() >= 2) {

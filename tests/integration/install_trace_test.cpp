@@ -72,12 +72,12 @@ struct Layout {
   int indent;  // -1: one line
   bool spaced;
   bool final_newline;
+  bool crlf = false;  // Windows line ends
 };
-constexpr Layout kLayouts[] = {{"compact", -1, false, false},
-                               {"one-line spaced", -1, true, true},
-                               {"two spaces", 2, true, true},
-                               {"four spaces", 4, true, false},
-                               {"tabs", 1, true, true}};
+constexpr Layout kLayouts[] = {
+    {"compact", -1, false, false}, {"one-line spaced", -1, true, true},
+    {"two spaces", 2, true, true}, {"four spaces", 4, true, false},
+    {"tabs", 1, true, true},       {"two spaces, CRLF", 2, true, true, true}};
 
 std::string Lay(const json& value, const Layout& layout) {
   std::string text;
@@ -105,6 +105,11 @@ std::string Lay(const json& value, const Layout& layout) {
     text = value.dump(layout.indent, layout.name == std::string("tabs") ? '\t' : ' ');
   }
   if (layout.final_newline) text += "\n";
+  if (layout.crlf) {
+    std::string crlf;
+    for (char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    text = crlf;
+  }
   return text;
 }
 
@@ -227,7 +232,8 @@ std::vector<Case> Cases() {
 }
 
 // The round trip on every host and scope, for each layout a person's file
-// may have and for no file at all: after uninstall the tree is what it was.
+// may have (one line with or without spaces, two or four spaces, tabs,
+// Windows line ends) and for no file at all: after uninstall the tree is what it was.
 TEST_F(InstallTrace, EveryHostComesBackByteForByteWhateverTheLayout) {
   FakeClaude();
   // Folders that are the person's, with other things in them, stay.
@@ -267,6 +273,14 @@ TEST_F(InstallTrace, EveryHostComesBackByteForByteWhateverTheLayout) {
               << text;
         }
         EXPECT_TRUE(json::accept(text)) << what << ": " << text;
+        if (variant >= 0 && kLayouts[variant].crlf) {
+          EXPECT_EQ(text.find("\n"), text.find("\r\n") + 1) << what << ": line ends kept";
+          std::size_t lone = 0;
+          for (std::size_t i = 0; i < text.size(); ++i) {
+            if (text[i] == '\n' && (i == 0 || text[i - 1] != '\r')) ++lone;
+          }
+          EXPECT_EQ(lone, 0u) << what << ": no bare \\n in a CRLF file:\n" << text;
+        }
       }
       ProcessOutput again = Togmal(install);
       ASSERT_EQ(again.exit_code, 0) << what << "\n" << again.err;

@@ -50,7 +50,8 @@ class JsonText {
 
   std::string text_;
   JsonStyle style_;
-  bool spaced_ = true;  ///< one-line layout: ", " and ": " rather than "," and ":"
+  bool spaced_ = true;      ///< one-line layout: ", " and ": " rather than "," and ":"
+  std::string eol_ = "\n";  ///< "\r\n" in a file written with Windows line ends
 };
 
 }  // namespace togmal::install

@@ -41,6 +41,21 @@ TEST(JsonText, FillsAnEmptyContainerOnLinesInALaidOutFile) {
   EXPECT_EQ(text.text(), "{\n\t\"hooks\": {\n\t\t\"Pre\": [\n\t\t\t1\n\t\t]\n\t}\n}");
 }
 
+TEST(JsonText, KeepsWindowsLineEnds) {
+  JsonText text = Text("{\r\n  \"a\": {},\r\n  \"b\": [\r\n    1\r\n  ]\r\n}\r\n");
+  ASSERT_TRUE(text.AddMember({"a"}, "x", OrderedJson::array({2})).ok());
+  ASSERT_TRUE(text.AppendElement({"b"}, 3).ok());
+  EXPECT_EQ(text.text(),
+            "{\r\n  \"a\": {\r\n    \"x\": [\r\n      2\r\n    ]\r\n  },\r\n  \"b\": "
+            "[\r\n    1,\r\n    3\r\n  ]\r\n}\r\n");
+}
+
+TEST(JsonText, FindsKeysWrittenWithEscapes) {
+  JsonText text = Text(R"({"a\"b": {"\u00e9": []}, "c": 1})", -1);
+  ASSERT_TRUE(text.AppendElement({"a\"b", "\xc3\xa9"}, "x").ok());
+  EXPECT_EQ(text.text(), R"({"a\"b": {"\u00e9": ["x"]}, "c": 1})");
+}
+
 TEST(JsonText, RemovesWithTheCommaThatJoinedIt) {
   const std::string pretty =
       "{\n  \"a\": 1,\n  \"b\": [\n    1,\n    2,\n    3\n  ],\n  \"c\": 3\n}\n";
