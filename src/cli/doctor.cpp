@@ -125,6 +125,12 @@ void CheckHosts(const install::Places& places, Report& report) {
     if (hook_part) {
       shown.push_back(found.file);
       std::string trust;
+      if (found.target == "gemini" && found.scope == install::Scope::kProject &&
+          install::GeminiFolderTrusted(places) == false) {
+        trust =
+            "Gemini's Trusted Folders is on and does not trust this folder: Gemini ignores the "
+            "project's settings, this hook included, until you trust it";
+      }
       if (found.target == "codex") {
         trust =
             "Codex runs it only once you trust it: open /hooks in Codex and trust togmal's "

@@ -207,8 +207,15 @@ int ClaudeMcp(const InstallOptions& options, install::Scope scope, const fs::pat
 
 // What the person must still do before the host runs togmal: a host that
 // asks for trust first would otherwise look installed and do nothing.
-void StillToDo(const install::Target& target, install::Scope scope) {
+void StillToDo(const install::Target& target, install::Scope scope, const install::Places& places) {
   const std::string_view name = target.name;
+  if (name == "gemini" && scope == install::Scope::kProject &&
+      install::GeminiFolderTrusted(places) == false) {
+    std::cout << "to do: Gemini's Trusted Folders is on and does not trust "
+              << places.project.string()
+              << ": Gemini ignores the project's .gemini/settings.json (togmal's hook included) "
+                 "until you trust the folder (Gemini asks when it starts there).\n";
+  }
   if (name == "codex") {
     std::cout << "to do: Codex runs a new or changed hook only once you trust it: start Codex, "
                  "open /hooks, review togmal's PreToolUse hook and trust it (until then Codex "
@@ -409,7 +416,7 @@ int Execute(const InstallOptions& options) {
   if (!options.profile.empty()) {
     if (const int code = SetProfile(options); code != kExitOk) return code;
   }
-  if (!options.uninstall) StillToDo(*target, scope);
+  if (!options.uninstall) StillToDo(*target, scope, places);
   return kExitOk;
 }
 

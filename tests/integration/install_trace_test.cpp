@@ -516,6 +516,31 @@ TEST_F(InstallTrace, CodexsTrustStepIsWhatThePersonMustStillDo) {
       << doctor.out;
 }
 
+TEST_F(InstallTrace, GeminisFolderTrustIsWhatThePersonMustStillDoWhenItIsOn) {
+  const std::vector<std::string> install = {"install", "gemini", "--scope",
+                                            "project", "--dir",  project_.string()};
+  ProcessOutput off = Togmal(install);
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_EQ(off.out.find("Trusted Folders"), std::string::npos) << "off by default:\n" << off.out;
+  ASSERT_EQ(
+      Togmal({"uninstall", "gemini", "--scope", "project", "--dir", project_.string()}).exit_code,
+      0);
+  Write(home_ / ".gemini/settings.json", R"({"security": {"folderTrust": {"enabled": true}}})");
+  ProcessOutput on = Togmal(install);
+  EXPECT_NE(
+      on.out.find("to do: Gemini's Trusted Folders is on and does not trust " + project_.string()),
+      std::string::npos)
+      << on.out;
+  ProcessOutput doctor = Togmal({"doctor", "--dir", project_.string()});
+  EXPECT_NE(doctor.out.find("to do    gemini (project): hook in "), std::string::npos)
+      << doctor.out;
+  // Trusting the folder above it (as Gemini's dialog records it) is enough.
+  Write(home_ / ".gemini/trustedFolders.json", json{{root_.string(), "TRUST_FOLDER"}}.dump());
+  doctor = Togmal({"doctor", "--dir", project_.string()});
+  EXPECT_NE(doctor.out.find("ok       gemini (project): hook in "), std::string::npos)
+      << doctor.out;
+}
+
 TEST_F(InstallTrace, ClaudeProjectServerAwaitsThePersonsApproval) {
   ASSERT_EQ(Togmal({"install", "claude-code", "--scope", "project", "--dir", project_.string()})
                 .exit_code,

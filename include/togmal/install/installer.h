@@ -140,6 +140,14 @@ Result<OrderedJson> ClaudeMcpServer(const Places& places, Scope scope);
 /// project's server only then.
 bool ClaudeProjectServerApproved(const Places& places);
 
+/// Gemini CLI's Trusted Folders: nullopt when the feature is off (the
+/// default; `security.folderTrust.enabled` in ~/.gemini/settings.json),
+/// otherwise whether ~/.gemini/trustedFolders.json trusts `places.project`
+/// (a TRUST_FOLDER rule for it or a folder above, or a TRUST_PARENT rule for
+/// a folder beside it). In a folder it does not trust, Gemini ignores the
+/// project's .gemini/settings.json, togmal's hook included.
+std::optional<bool> GeminiFolderTrusted(const Places& places);
+
 /// True if `value` is an MCP server entry that runs a program named togmal.
 bool IsTogmalServer(const OrderedJson& value);
 
