@@ -310,8 +310,7 @@ Result<FileChange> PlanInstall(const FilePlan& plan) {
     style.indent = 2;
     style.indent_char = ' ';
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
-      text = "{}";
-      style.final_newline = true;
+      text = "{}\n";  // a new file ends its last line, as editors write them
     }
   }
   JsonText edited(text, style);

@@ -130,7 +130,10 @@ TEST_F(Installer, ANewFileIsCreatedAndRemovedAgain) {
     Install(target);
   }
   const fs::path cursor = places_.home / ".cursor/hooks.json";
-  auto value = OrderedJson::parse(Read(cursor));
+  const std::string created = Read(cursor);
+  EXPECT_EQ(created.substr(0, 4), "{\n  ") << created;
+  EXPECT_EQ(created.substr(created.size() - 3), "\n}\n") << created;
+  auto value = OrderedJson::parse(created);
   EXPECT_EQ(value["version"], 1);
   EXPECT_EQ(value["hooks"]["beforeShellExecution"][0]["command"],
             "/opt/togmal/bin/togmal hook --host cursor");
