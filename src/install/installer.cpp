@@ -246,6 +246,7 @@ Result<Manifest> LoadManifest(const fs::path& path) {
     if (auto original = entry.find("original"); original != entry.end() && original->is_string()) {
       recorded.original = original->get<std::string>();
     }
+    recorded.original_lost = entry.value("original_lost", false);
     if (auto written = entry.find("written"); written != entry.end() && written->is_string()) {
       recorded.written = written->get<std::string>();
     }
@@ -264,6 +265,7 @@ Result<void> SaveManifest(const fs::path& path, const Manifest& manifest) {
   for (const auto& [name, entry] : manifest.files) {
     OrderedJson recorded = {{"created_file", entry.created_file}, {"created", entry.created}};
     if (entry.original) recorded["original"] = *entry.original;
+    if (entry.original_lost) recorded["original_lost"] = true;
     if (entry.written) recorded["written"] = *entry.written;
     files[name] = std::move(recorded);
   }
@@ -279,14 +281,22 @@ void RecordInstall(Manifest& manifest, const FileChange& change) {
   ManifestEntry& entry = manifest.files[change.file.string()];
   const bool ours_untouched = entry.written && *entry.written == change.before;
   if (!ours_untouched) {
-    // A first install, or the file was changed since togmal wrote it: what
-    // it held before is known only if togmal's entries were not in it.
     const bool had_togmal =
         change.existed && MentionsTogmal(OrderedJson::parse(change.before, nullptr, false));
-    entry.created_file = !change.existed;
-    entry.original.reset();
-    if (change.existed && !had_togmal) entry.original = change.before;
-    if (!had_togmal) entry.created.clear();
+    if (!had_togmal) {
+      // A first install (or togmal's entries were taken out by hand): what
+      // the file holds now is what uninstall puts back.
+      entry = ManifestEntry{};
+      entry.created_file = !change.existed;
+      if (change.existed) entry.original = change.before;
+    } else {
+      // Changed since togmal wrote it, with togmal's entries still in it:
+      // the text before install would undo the person's change. Uninstall
+      // will cut togmal's entries out instead (and still remove the file
+      // install created, should nothing else be left in it).
+      entry.original.reset();
+      entry.original_lost = true;
+    }
   }
   for (const std::string& pointer : change.created) {
     if (std::find(entry.created.begin(), entry.created.end(), pointer) == entry.created.end()) {

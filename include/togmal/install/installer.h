@@ -32,8 +32,11 @@ struct ManifestEntry {
   std::optional<std::string> original;  ///< its text before install, when known
   std::optional<std::string> written;   ///< the text togmal last wrote
   std::vector<std::string> created;     ///< JSON pointers ("/hooks/PreToolUse")
+  /// The file was changed by someone else between two installs: putting the
+  /// text before install back would undo that change.
+  bool original_lost = false;
   /// Uninstall can put the file back as it was: the person's text, or no file.
-  bool Restorable() const { return created_file || original.has_value(); }
+  bool Restorable() const { return !original_lost && (created_file || original.has_value()); }
 };
 
 /// Every file togmal installed into, by absolute path, and the folders it

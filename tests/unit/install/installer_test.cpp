@@ -258,6 +258,20 @@ TEST_F(Installer, AReinstallFromAnotherBinaryStillRestoresTheOriginal) {
   EXPECT_EQ(Read(file), before);
 }
 
+TEST_F(Installer, AChangeMadeBetweenTwoInstallsSurvivesUninstall) {
+  const fs::path file = places_.home / ".cursor/hooks.json";
+  Install("cursor");  // creates the file
+  std::string edited = Read(file);
+  edited.insert(edited.find("\"version\""), "\"mine\": true,\n  ");
+  Write(file, edited);
+  binary_ = "/usr/bin/togmal";
+  Install("cursor");  // rewrites the command, so the file is "what togmal wrote" again
+  ASSERT_FALSE(manifest_.files[file.string()].Restorable());
+  Uninstall("cursor");
+  ASSERT_TRUE(fs::exists(file));
+  EXPECT_EQ(OrderedJson::parse(Read(file)), (OrderedJson{{"mine", true}, {"version", 1}}));
+}
+
 TEST_F(Installer, AFileChangedSinceInstallLosesOnlyTogmalsEntries) {
   const fs::path file = places_.project / ".claude/settings.json";
   const std::string before = "{\n    \"model\": \"opus\",\n    \"env\": {\"A\": \"1\"}\n}\n";
