@@ -1,5 +1,8 @@
-// `togmal doctor`: is togmal set up and working? Which hosts run it (and
-// whether the binary they run exists), do the configuration layers load, is
+// `togmal doctor`: is togmal set up and working? Which hosts run it: each
+// host's hook (and whether the binary it runs exists) and MCP server, each
+// file once, what the person must still do in the host (a "to do": Codex's
+// hook trust, Claude Code's approval of a project server, Gemini's trusted
+// folders), the backups install keeps; do the configuration layers load, is
 // the database writable and its audit chain intact, what were the last
 // decisions. Every problem comes with its fix; the exit code is 1 if there is
 // one.
