@@ -385,6 +385,13 @@ TEST_F(InstallTrace, DryRunSaysExactlyWhatTheRealRunDoes) {
         EXPECT_EQ(summary(real.out), expected) << what << "\ndry run:\n"
                                                << dry.out << "real run:\n"
                                                << real.out;
+        if (what == "install claude-code --scope project") {
+          // The user-scope server does not stop the project's .mcp.json.
+          const std::string mcp = (project_ / ".mcp.json").string();
+          EXPECT_NE(dry.out.find("would create " + mcp + "\n"), std::string::npos) << dry.out;
+          EXPECT_NE(real.out.find("created " + mcp + "\n"), std::string::npos) << real.out;
+          EXPECT_TRUE(fs::exists(mcp));
+        }
         // Every path the run changed was announced, with the same diff.
         for (const std::string& name : Changed(before, after)) {
           if (name == kClaudeState) continue;  // written by the announced `claude mcp`
