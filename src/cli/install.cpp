@@ -185,7 +185,7 @@ int ClaudeMcp(const InstallOptions& options, install::Scope scope, const fs::pat
   }
   for (const std::vector<std::string>& step : steps) {
     if (found.empty()) {
-      std::cout << "claude is not on PATH: run it yourself: " << Quoted(step) << "\n";
+      std::cout << "to do: claude is not on PATH; run it yourself: " << Quoted(step) << "\n";
       continue;
     }
     if (options.dry_run) {
