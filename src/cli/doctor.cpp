@@ -1,14 +1,19 @@
-// `togmal doctor`: is togmal set up and working? Which hosts run it (and
-// whether the binary they run exists), do the configuration layers load, is
+// `togmal doctor`: is togmal set up and working? Which hosts run it: each
+// host's hook (and whether the binary it runs exists) and MCP server, each
+// file once, what the person must still do in the host (a "to do": Codex's
+// hook trust, Claude Code's approval of a project server, Gemini's trusted
+// folders), the backups install keeps; do the configuration layers load, is
 // the database writable and its audit chain intact, what were the last
 // decisions. Every problem comes with its fix; the exit code is 1 if there is
 // one.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +41,9 @@ class Report {
  public:
   void Ok(const std::string& what) { std::cout << "  ok       " << what << "\n"; }
   void Note(const std::string& what) { std::cout << "  note     " << what << "\n"; }
+  /// Something only the person can do (a host's own trust step): not a
+  /// problem of the set-up, but not "ok" either.
+  void ToDo(const std::string& what) { std::cout << "  to do    " << what << "\n"; }
   void Problem(const std::string& what, const std::string& fix) {
     ++problems_;
     std::cout << "  PROBLEM  " << what << "\n           fix: " << fix << "\n";
@@ -68,40 +76,138 @@ std::string Program(const std::string& file) {
   return found;
 }
 
+// Checks one registered hook's command: does the program it runs exist?
+// `trust`: what the host needs from the person before it runs a hook that
+// is otherwise fine (then a "to do", not "ok").
+void CheckHook(const install::Registration& found, const std::string& where, const fs::path& self,
+               const std::string& trust, Report& report) {
+  std::error_code error;
+  const std::string program = Program(found.file.string());
+  const std::string in = "hook in " + found.file.string();
+  if (program.find('/') != std::string::npos && ::access(program.c_str(), X_OK) != 0) {
+    report.Problem(where + in + " runs " + program + ", which is not an executable file",
+                   "togmal install " + found.target + " --scope " +
+                       std::string(install::ScopeName(found.scope)) + " (from the togmal to use)");
+  } else if (program.find('/') != std::string::npos &&
+             fs::equivalent(program, self, error) == false) {
+    report.Note(where + in + " runs " + program + ", not this togmal (" + self.string() + ")");
+  } else if (!trust.empty()) {
+    report.ToDo(where + in + " runs togmal hook; " + trust);
+  } else {
+    report.Ok(where + in + " runs togmal hook");
+  }
+}
+
 void CheckHosts(const install::Places& places, Report& report) {
   std::cout << "hosts\n";
   std::error_code error;
   const fs::path self = fs::read_symlink("/proc/self/exe", error);
+  // Run from $HOME, a project's file is the user's own: it is shown once.
+  std::vector<fs::path> shown;
+  auto seen = [&](const fs::path& file) {
+    return std::any_of(shown.begin(), shown.end(), [&](const fs::path& other) {
+      std::error_code ignored;
+      return other == file || fs::equivalent(other, file, ignored);
+    });
+  };
   int registered = 0;
   for (const install::Registration& found : install::FindRegistrations(places, self)) {
-    const std::string where = found.target + " (" + std::string(install::ScopeName(found.scope)) +
-                              "): " + found.file.string();
+    const std::string scope(install::ScopeName(found.scope));
+    const std::string where = found.target + " (" + scope + "): ";
+    const std::string fix = "togmal install " + found.target + " --scope " + scope;
     if (!found.error.empty()) {
-      report.Problem(where + " cannot be read: " + found.error, "fix the file by hand");
+      report.Problem(where + "cannot be read: " + found.error, "fix the file by hand");
       continue;
     }
-    if (!found.registered) continue;
+    const bool hook_part = !found.file.empty() && !seen(found.file);
+    // ~/.claude.json holds the user's and each project's servers apart: not a duplicate.
+    const bool claude_state = found.mcp_file == install::ClaudeStateFile(places);
+    const bool mcp_part = !found.mcp_file.empty() && (claude_state || !seen(found.mcp_file));
+    if (!(hook_part && found.registered) && !(mcp_part && found.mcp)) continue;
     ++registered;
-    if (found.target == "claude-desktop") {
-      report.Ok(where);
-      continue;
+    if (hook_part) {
+      shown.push_back(found.file);
+      std::string trust;
+      if (found.target == "gemini" && found.scope == install::Scope::kProject &&
+          install::GeminiFolderTrusted(places) == false) {
+        trust =
+            "Gemini's Trusted Folders is on and does not trust this folder: Gemini ignores the "
+            "project's settings, this hook included, until you trust it";
+      }
+      if (found.target == "codex") {
+        trust =
+            "Codex runs it only once you trust it: open /hooks in Codex and trust togmal's "
+            "PreToolUse hook (Codex keeps that to itself: doctor cannot see whether you have)";
+        if (found.scope == install::Scope::kProject) {
+          trust += ", and only in a project you trusted";
+        }
+      }
+      if (found.registered) {
+        CheckHook(found, where, self, trust, report);
+      } else {
+        report.Problem(where + "the MCP server is registered, but no hook in " +
+                           found.file.string() + ": nothing judges the agent's calls",
+                       fix);
+      }
     }
-    const std::string program = Program(found.file.string());
-    if (program.find('/') != std::string::npos && ::access(program.c_str(), X_OK) != 0) {
-      report.Problem(where + " runs " + program + ", which is not an executable file",
-                     "togmal install " + found.target + " --scope " +
-                         std::string(install::ScopeName(found.scope)) +
-                         " (from the togmal to use)");
-    } else if (program.find('/') != std::string::npos &&
-               fs::equivalent(program, self, error) == false) {
-      report.Note(where + " runs " + program + ", not this togmal (" + self.string() + ")");
-    } else {
-      report.Ok(where + " runs togmal hook");
+    if (mcp_part) {
+      if (!claude_state) shown.push_back(found.mcp_file);
+      const std::string in = "MCP server togmal in " + found.mcp_file.string();
+      if (!found.mcp) {
+        report.Problem(where + "no " + in + " (the hook is there)",
+                       found.target == "claude-code" && found.scope != install::Scope::kProject
+                           ? fix +
+                                 " with Claude Code's `claude` on PATH, or claude mcp add "
+                                 "--scope " +
+                                 scope + " togmal -- " + self.string() + " serve"
+                           : fix);
+      } else if (found.target == "claude-code" && found.scope == install::Scope::kProject &&
+                 !install::ClaudeProjectServerApproved(places)) {
+        report.ToDo(where + in +
+                    ": Claude Code starts it once you approve it (it asks when it "
+                    "starts in this project)");
+      } else {
+        report.Ok(where + in);
+      }
     }
   }
   if (registered == 0) {
     report.Problem("no agent host runs togmal's hook",
                    "togmal install claude-code (or gemini, codex, copilot, cursor)");
+  }
+}
+
+// The one backup togmal keeps of each file it changed (install.h), and the
+// FILE.togmal-backup-STAMP copies older versions left beside the files.
+void ListBackups(const install::Places& places, Report& report) {
+  const fs::path backups = util::UserDataFile("backups");
+  std::error_code error;
+  std::vector<std::pair<std::string, std::string>> found;
+  if (!backups.empty() && fs::is_directory(backups, error)) {
+    for (auto it = fs::recursive_directory_iterator(backups, error);
+         !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+      if (!it->is_regular_file(error)) continue;
+      found.emplace_back("/" + it->path().lexically_relative(backups).string(),
+                         it->path().string());
+    }
+  }
+  std::set<fs::path> old;
+  for (const install::Registration& registration :
+       install::FindRegistrations(places, {}, {}, false)) {
+    if (registration.file.empty()) continue;
+    const std::string prefix = registration.file.filename().string() + ".togmal-backup-";
+    for (const auto& entry : fs::directory_iterator(registration.file.parent_path(), error)) {
+      if (entry.path().filename().string().rfind(prefix, 0) == 0) old.insert(entry.path());
+    }
+    error.clear();
+  }
+  if (found.empty() && old.empty()) return;
+  std::sort(found.begin(), found.end());
+  std::cout << "backups (each file as it was before togmal last changed it)\n";
+  for (const auto& [file, backup] : found) report.Note(file + ": " + backup);
+  for (const fs::path& file : old) {
+    report.Note(file.string() + ": left by an older togmal (backups are now kept once, under " +
+                backups.string() + "); delete it once you no longer need it");
   }
 }
 
@@ -179,12 +285,14 @@ Action DefineDoctor(CLI::App& command) {
     places.home = util::HomeDir().string();
     std::error_code error;
     places.project =
-        options->dir.empty() ? fs::current_path(error) : fs::absolute(options->dir, error);
+        (options->dir.empty() ? fs::current_path(error) : fs::absolute(options->dir, error))
+            .lexically_normal();
     if (const char* value = std::getenv("XDG_CONFIG_HOME")) places.xdg_config_home = value;
     if (const char* value = std::getenv("CODEX_HOME")) places.codex_home = value;
     if (const char* value = std::getenv("COPILOT_HOME")) places.copilot_home = value;
     Report report;
     CheckHosts(places, report);
+    ListBackups(places, report);
     CheckConfiguration(places.project, report);
     CheckDatabase(options->db.Resolve(), report);
     if (report.problems() == 0) {

@@ -2,15 +2,16 @@
 // agent host (its hook, and for Claude the MCP server) or take it away again.
 // The file merging is install/installer.h; this file is the command line and
 // Claude Code's `claude mcp` step.
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
+#include <cerrno>
 #include <cstdlib>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -68,13 +69,32 @@ fs::path FindOnPath(const std::string& program) {
   return {};
 }
 
-// Runs argv in `dir` with stdout sent to our stderr (stdout is for togmal's
-// report). `claude mcp --scope project|local` works on its current directory.
-int Run(const std::vector<std::string>& argv, const fs::path& dir) {
+// What a host's CLI said and how it ended.
+struct RunResult {
+  int code = -1;
+  std::string output;  ///< stdout and stderr together
+};
+
+// Runs argv in `dir`, its output captured: a host CLI's own messages are not
+// togmal's report, and are shown only (in togmal's words) when it fails.
+// `claude mcp --scope local` works on its current directory.
+RunResult Run(const std::vector<std::string>& argv, const fs::path& dir) {
+  RunResult result;
+  int pipe[2];
+  if (::pipe(pipe) != 0) return result;
   const pid_t child = ::fork();
-  if (child < 0) return -1;
+  if (child < 0) {
+    ::close(pipe[0]);
+    ::close(pipe[1]);
+    return result;
+  }
   if (child == 0) {
-    ::dup2(STDERR_FILENO, STDOUT_FILENO);
+    ::close(pipe[0]);
+    ::dup2(pipe[1], STDOUT_FILENO);
+    ::dup2(pipe[1], STDERR_FILENO);
+    ::close(pipe[1]);
+    const int null = ::open("/dev/null", O_RDONLY);
+    if (null >= 0) ::dup2(null, STDIN_FILENO);
     if (!dir.empty() && ::chdir(dir.c_str()) != 0) std::_Exit(127);
     std::vector<char*> args;
     for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
@@ -82,11 +102,32 @@ int Run(const std::vector<std::string>& argv, const fs::path& dir) {
     ::execv(argv[0].c_str(), args.data());
     std::_Exit(127);
   }
+  ::close(pipe[1]);
+  char buffer[4096];
+  for (;;) {
+    const ssize_t got = ::read(pipe[0], buffer, sizeof buffer);
+    if (got > 0) {
+      result.output.append(buffer, static_cast<std::size_t>(got));
+    } else if (got == 0 || errno != EINTR) {
+      break;
+    }
+  }
+  ::close(pipe[0]);
   int status = 0;
   while (::waitpid(child, &status, 0) < 0) {
-    if (errno != EINTR) return -1;
+    if (errno != EINTR) return result;
   }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return result;
+}
+
+// The last line a command printed, for an error message.
+std::string LastLine(const std::string& output) {
+  std::size_t end = output.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos) return {};
+  const std::size_t start = output.rfind('\n', end);
+  return output.substr(start == std::string::npos ? 0 : start + 1,
+                       end + 1 - (start == std::string::npos ? 0 : start + 1));
 }
 
 std::string Quoted(const std::vector<std::string>& argv) {
@@ -99,37 +140,98 @@ std::string Quoted(const std::vector<std::string>& argv) {
   return line;
 }
 
-// Claude Code keeps its MCP servers in ~/.claude.json and .mcp.json, which
-// only `claude mcp` should write.
-void ClaudeMcp(const InstallOptions& options, install::Scope scope, const fs::path& binary,
-               const fs::path& project) {
-  const fs::path found = FindOnPath("claude");
-  const fs::path claude = found.empty() ? fs::path("claude") : found;
+// Claude Code keeps its user and local MCP servers in ~/.claude.json, which
+// only `claude mcp` should write (the project's .mcp.json is one of the
+// install's files, targets.cpp). Whether the server is there is read from
+// the file, so that --dry-run decides exactly as the real run.
+int ClaudeMcp(const InstallOptions& options, install::Scope scope, const fs::path& binary,
+              const install::Places& places) {
   const std::string scope_name(install::ScopeName(scope));
-  const std::vector<std::string> change =
-      options.uninstall
-          ? std::vector<std::string>{claude.string(), "mcp",      "remove",
-                                     "--scope",       scope_name, "togmal"}
-          : std::vector<std::string>{claude.string(), "mcp", "add",           "--scope", scope_name,
-                                     "togmal",        "--",  binary.string(), "serve"};
-  if (found.empty()) {
-    std::cout << "claude is not on PATH: " << (options.uninstall ? "remove" : "register")
-              << " the MCP server with\n  " << Quoted(change) << "\n";
+  const std::string where = scope_name + " scope, " + install::ClaudeStateFile(places).string();
+  auto server = install::ClaudeMcpServer(places, scope);
+  if (!server) {
+    std::cerr << "togmal: " << server.error() << "\n";
+    return kExitDataErr;
+  }
+  const bool ours = install::IsTogmalServer(*server);
+  if (!server->is_null() && !ours) {
+    if (options.uninstall) {
+      std::cout << "MCP server togmal: not togmal's (" << where << "), left alone\n";
+      return kExitOk;
+    }
+    std::cerr << "togmal: Claude Code already has another MCP server named togmal (" << where
+              << "); remove or rename it first (claude mcp remove --scope " << scope_name
+              << " togmal)\n";
+    return kExitDataErr;
+  }
+  const fs::path found = FindOnPath("claude");
+  const std::string claude = found.empty() ? "claude" : found.string();
+  const std::vector<std::string> remove{claude, "mcp", "remove", "--scope", scope_name, "togmal"};
+  const std::vector<std::string> add{claude,   "mcp", "add",           "--scope", scope_name,
+                                     "togmal", "--",  binary.string(), "serve"};
+  std::vector<std::vector<std::string>> steps;
+  if (options.uninstall) {
+    if (ours) steps.push_back(remove);
+  } else if (!ours) {
+    steps.push_back(add);
+  } else if (server->value("command", "") != binary.string()) {
+    steps.push_back(remove);  // another togmal binary: `claude mcp add` does not replace
+    steps.push_back(add);
+  }
+  if (steps.empty()) {
+    std::cout << "MCP server togmal: " << (ours ? "already registered" : "not registered") << " ("
+              << where << ")\n";
+    return kExitOk;
+  }
+  for (const std::vector<std::string>& step : steps) {
+    if (found.empty()) {
+      std::cout << "to do: claude is not on PATH; run it yourself: " << Quoted(step) << "\n";
+      continue;
+    }
+    if (options.dry_run) {
+      std::cout << "would run " << Quoted(step) << "\n";
+      continue;
+    }
+    const RunResult ran = Run(step, places.project);
+    if (ran.code != 0) {
+      const std::string said = LastLine(ran.output);
+      std::cerr << "togmal: Claude Code's CLI did not " << (step == add ? "register" : "remove")
+                << " the MCP server: `" << Quoted(step) << "` failed (exit " << ran.code << ")"
+                << (said.empty() ? "" : ": " + said) << "\n";
+      return kExitFailure;
+    }
+    std::cout << "ran " << Quoted(step) << "\n";
+  }
+  return kExitOk;
+}
+
+// What the person must still do before the host runs togmal: a host that
+// asks for trust first would otherwise look installed and do nothing.
+void StillToDo(const install::Target& target, install::Scope scope, const install::Places& places) {
+  const std::string_view name = target.name;
+  if (name == "gemini" && scope == install::Scope::kProject &&
+      install::GeminiFolderTrusted(places) == false) {
+    std::cout << "to do: Gemini's Trusted Folders is on and does not trust "
+              << places.project.string()
+              << ": Gemini ignores the project's .gemini/settings.json (togmal's hook included) "
+                 "until you trust the folder (Gemini asks when it starts there).\n";
+  }
+  if (name == "codex") {
+    std::cout << "to do: Codex runs a new or changed hook only once you trust it: start Codex, "
+                 "open /hooks, review togmal's PreToolUse hook and trust it (until then Codex "
+                 "skips it).\n";
+    if (scope == install::Scope::kProject) {
+      std::cout << "to do: Codex loads a project's .codex/hooks.json only in a trusted project "
+                   "(Codex asks when it starts there).\n";
+    }
     return;
   }
-  if (options.dry_run) {
-    std::cout << "would run: " << Quoted(change) << "\n";
-    return;
+  if (name == "claude-code" && scope == install::Scope::kProject) {
+    std::cout << "to do: Claude Code asks each person to approve the project's MCP server togmal "
+                 "(.mcp.json) when it starts in this project.\n";
   }
-  const bool present = Run({claude.string(), "mcp", "get", "togmal"}, project) == 0;
-  if (present != options.uninstall) {
-    std::cout << "MCP server togmal: " << (present ? "already registered" : "not registered")
-              << " (claude mcp get togmal)\n";
-    return;
-  }
-  const int code = Run(change, project);
-  std::cout << "MCP server togmal: " << Quoted(change)
-            << (code == 0 ? "" : " failed (exit " + std::to_string(code) + ")") << "\n";
+  std::cout << "Restart " << target.description.substr(0, target.description.find(':'))
+            << " to load it; `togmal doctor` checks the set-up.\n";
 }
 
 // `--profile NAME`: the user's settings.yaml says `profile: NAME` (the
@@ -176,15 +278,6 @@ int SetProfile(const InstallOptions& options) {
   return kExitOk;
 }
 
-std::string Stamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  ::gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y%m%dT%H%M%SZ", &utc);
-  return text;
-}
-
 int Execute(const InstallOptions& options) {
   const install::Target* target = install::FindTarget(options.target);
   if (target == nullptr) {
@@ -204,7 +297,12 @@ int Execute(const InstallOptions& options) {
   install::Places places;
   places.home = util::HomeDir().string();
   std::error_code error;
-  places.project = options.dir.empty() ? fs::current_path(error) : fs::absolute(options.dir, error);
+  places.project =
+      (options.dir.empty() ? fs::current_path(error) : fs::absolute(options.dir, error))
+          .lexically_normal();
+  if (places.project.has_relative_path() && !places.project.has_filename()) {
+    places.project = places.project.parent_path();  // "proj/" → "proj"
+  }
 #if defined(__APPLE__)
   places.os = "macos";
 #elif defined(_WIN32)
@@ -226,6 +324,7 @@ int Execute(const InstallOptions& options) {
     return kExitUsage;
   }
   const fs::path manifest_path = util::UserDataFile("installed.json");
+  const fs::path backups = util::UserDataFile("backups");
   auto manifest = install::LoadManifest(manifest_path);
   if (!manifest) {
     std::cerr << "togmal: " << manifest.error() << "\n";
@@ -234,6 +333,7 @@ int Execute(const InstallOptions& options) {
   // Plan every file before writing any: a file that does not parse stops
   // the whole install, with nothing changed.
   std::vector<install::FileChange> changes;
+  std::set<fs::path> removed;
   for (const install::FilePlan& plan : *plans) {
     const auto recorded = manifest->files.find(plan.file.string());
     auto change = options.uninstall
@@ -244,9 +344,14 @@ int Execute(const InstallOptions& options) {
       std::cerr << "togmal: " << change.error() << "\n";
       return kExitDataErr;
     }
+    if (change->remove) removed.insert(change->file);
     changes.push_back(std::move(*change));
   }
-  const std::string stamp = Stamp();
+  // --dry-run prints the same lines as the real run, each with "would".
+  const std::string would = options.dry_run ? "would " : "";
+  auto done = [&](std::string_view verb) {
+    return options.dry_run ? would + std::string(verb) : std::string(verb) + "d";
+  };
   bool manifest_changed = false;
   for (const install::FileChange& change : changes) {
     const std::string name = change.file.string();
@@ -254,43 +359,64 @@ int Execute(const InstallOptions& options) {
       std::cout << "unchanged " << name << "\n";
       continue;
     }
+    for (const fs::path& folder : change.new_folders) {
+      std::cout << done("create") << " folder " << folder.string() << "\n";
+    }
+    std::string backup;
+    if (install::NeedsBackup(change) && !backups.empty()) {
+      backup = " (backup: " + install::BackupPath(backups, change.file).string() + ")";
+    }
     if (options.dry_run) {
+      std::cout << done(change.Verb()) << " " << name << backup << "\n";
+      for (const std::string& note : change.notes) std::cout << "  " << note << "\n";
       std::cout << install::UnifiedDiff(change.before, change.remove ? "" : change.after, name);
       continue;
     }
-    auto backup = install::ApplyChange(change, stamp);
-    if (!backup) {
-      std::cerr << "togmal: " << backup.error() << "\n";
+    auto kept = install::ApplyChange(change, backups);
+    if (!kept) {
+      std::cerr << "togmal: " << kept.error() << "\n";
       return kExitCantCreat;
     }
-    const char* verb = change.remove ? "removed " : change.existed ? "updated " : "created ";
-    std::cout << verb << name;
-    if (!backup->empty()) std::cout << " (backup: " << backup->string() << ")";
-    std::cout << "\n";
+    std::cout << done(change.Verb()) << " " << name << backup << "\n";
     for (const std::string& note : change.notes) std::cout << "  " << note << "\n";
     if (options.uninstall) {
-      manifest_changed = manifest->files.erase(name) > 0 || manifest_changed;
-    } else if (!change.created.empty() || !change.existed) {
-      install::ManifestEntry& entry = manifest->files[name];
-      entry.created_file = entry.created_file || !change.existed;
-      for (const std::string& pointer : change.created) entry.created.push_back(pointer);
-      manifest_changed = true;
+      manifest->files.erase(name);
+    } else {
+      install::RecordInstall(*manifest, change);
+    }
+    manifest_changed = true;
+  }
+  if (options.uninstall) {
+    // The folders install created for these files, now empty again.
+    for (const fs::path& folder : install::FoldersLeftEmpty(manifest->folders, removed)) {
+      if (!options.dry_run) {
+        fs::remove(folder, error);
+        if (error) {
+          std::cerr << "togmal: could not remove " << folder.string() << ": " << error.message()
+                    << "\n";
+          return kExitCantCreat;
+        }
+        manifest->folders.erase(folder.string());
+        manifest_changed = true;
+      }
+      std::cout << done("remove") << " folder " << folder.string() << "\n";
     }
   }
-  if (manifest_changed) {
-    if (auto saved = install::SaveManifest(manifest_path, *manifest); !saved) {
+  if (manifest_changed && !options.dry_run) {
+    if (manifest->files.empty() && manifest->folders.empty()) {
+      fs::remove(manifest_path, error);
+    } else if (auto saved = install::SaveManifest(manifest_path, *manifest); !saved) {
       std::cerr << "togmal: " << saved.error() << "\n";
       return kExitCantCreat;
     }
   }
-  if (target->name == "claude-code") ClaudeMcp(options, scope, binary, places.project);
+  if (target->name == "claude-code" && scope != install::Scope::kProject) {
+    if (const int code = ClaudeMcp(options, scope, binary, places); code != kExitOk) return code;
+  }
   if (!options.profile.empty()) {
     if (const int code = SetProfile(options); code != kExitOk) return code;
   }
-  if (!options.dry_run && !options.uninstall) {
-    std::cout << "Restart " << target->description.substr(0, target->description.find(':'))
-              << " to load it; `togmal doctor` checks the set-up.\n";
-  }
+  if (!options.uninstall) StillToDo(*target, scope, places);
   return kExitOk;
 }
 
@@ -313,9 +439,12 @@ Action Define(CLI::App& command, bool uninstall) {
                     "strict (the seed's table: asks for mkdir/cp/mv/commit, blocks curl)")
         ->check(CLI::IsMember({"standard", "strict"}));
   }
-  command.footer(uninstall ? "Removes exactly what `togmal install` added; other keys stay."
-                           : "Merges into the host's settings (a backup of each changed file is "
-                             "kept next to it); a second install changes nothing.\n"
+  command.footer(uninstall ? "Puts each file back as it was before install (byte for byte), or, "
+                             "if it changed since, takes out only togmal's entries; files and "
+                             "folders install created go when empty."
+                           : "Edits the host's settings in place (the one backup of each file "
+                             "is kept under togmal's data folder, listed by `togmal doctor`); a "
+                             "second install changes nothing.\n"
                              "Examples:\n  togmal install claude-code\n"
                              "  togmal install cursor --scope project --dry-run");
   return [options] { return Execute(*options); };

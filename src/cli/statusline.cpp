@@ -91,7 +91,7 @@ Action DefineStatusline(CLI::App& command) {
     places.project = ProjectDir(input);
     bool guarding = false;
     for (const install::Registration& found :
-         install::FindRegistrations(places, "togmal", "claude-code")) {
+         install::FindRegistrations(places, "togmal", "claude-code", false)) {
       guarding = guarding || found.registered;
     }
     const bool color = options->color;

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "togmal/install/json_file.h"
+#include "togmal/install/json_text.h"
 
 namespace togmal::install {
 namespace {
@@ -53,71 +54,106 @@ void ReplaceCommands(OrderedJson& value, const std::string& command) {
   }
 }
 
-bool IsTogmalServer(const OrderedJson& value) {
-  if (!value.is_object()) return false;
-  auto command = value.find("command");
-  return command != value.end() && command->is_string() &&
-         fs::path(command->get<std::string>()).filename() == "togmal";
+std::string PointerOf(const JsonPath& path) { return PointerText(path, path.size()); }
+
+JsonPath Child(JsonPath path, std::string part) {
+  path.push_back(std::move(part));
+  return path;
 }
 
-// Makes sure the containers on `path` exist (objects, the last one `last`),
-// recording the ones it creates.
-Result<OrderedJson*> Container(OrderedJson& doc, const std::vector<std::string>& path,
-                               OrderedJson last, const fs::path& file,
-                               std::vector<std::string>& created) {
-  OrderedJson* at = &doc;
-  for (std::size_t i = 0; i < path.size(); ++i) {
-    const bool is_last = i + 1 == path.size();
-    auto it = at->find(path[i]);
-    if (it == at->end()) {
-      (*at)[path[i]] = is_last ? last : OrderedJson::object();
-      created.push_back(PointerText(path, i + 1));
-      at = &(*at)[path[i]];
-      continue;
-    }
-    const bool want_array = is_last && last.is_array();
-    if (want_array ? !it->is_array() : !it->is_object()) {
-      return Fail(file.string() + ": " + PointerText(path, i + 1) + " is not " +
-                  (want_array ? "an array" : "an object") + "; togmal will not rewrite it");
+// Adds `leaf` at `path`, with the objects on the way to it that are missing,
+// in one addition (so that it is laid out as one block). Records the
+// containers it creates, and the leaf itself when `record_leaf`.
+Result<void> AddAt(JsonText& text, const JsonPath& path, const OrderedJson& leaf,
+                   const fs::path& file, std::vector<std::string>& created, bool record_leaf) {
+  const OrderedJson doc = text.Value();
+  const OrderedJson* at = &doc;
+  std::size_t missing = 0;
+  for (; missing < path.size(); ++missing) {
+    auto it = at->find(path[missing]);
+    if (it == at->end()) break;
+    if (!it->is_object()) {
+      return Fail(file.string() + ": " + PointerText(path, missing + 1) +
+                  " is not an object; togmal will not rewrite it");
     }
     at = &*it;
   }
-  return at;
+  OrderedJson value = leaf;
+  for (std::size_t j = path.size() - 1; j > missing; --j) value = OrderedJson{{path[j], value}};
+  if (auto added = text.AddMember({path.begin(), path.begin() + static_cast<long>(missing)},
+                                  path[missing], value);
+      !added) {
+    return Fail(file.string() + ": " + added.error());
+  }
+  for (std::size_t j = missing; j < path.size(); ++j) {
+    if (j + 1 < path.size() || record_leaf) created.push_back(PointerText(path, j + 1));
+  }
+  return {};
 }
 
-// Removes togmal's hooks from one hooks array. A group (an object with its
-// own `hooks` array, as Claude Code, Gemini and Codex write them) loses only
-// togmal's hooks, and goes when none is left.
-bool RemoveHooks(OrderedJson& array) {
-  bool changed = false;
-  OrderedJson kept = OrderedJson::array();
-  for (auto& element : array) {
-    if (!HoldsTogmalHook(element)) {
-      kept.push_back(std::move(element));
-      continue;
+// The paths, relative to `value`, of the strings in it that run togmal hook.
+void CommandPaths(const OrderedJson& value, JsonPath& at, std::vector<JsonPath>& found) {
+  if (value.is_string()) {
+    if (IsTogmalHookCommand(value.get_ref<const std::string&>())) found.push_back(at);
+  } else if (value.is_object()) {
+    for (const auto& [key, item] : value.items()) {
+      at.push_back(key);
+      CommandPaths(item, at, found);
+      at.pop_back();
     }
-    changed = true;
-    auto inner = element.is_object() ? element.find("hooks") : element.end();
-    if (element.is_object() && inner != element.end() && inner->is_array()) {
-      OrderedJson others = OrderedJson::array();
-      for (auto& hook : *inner) {
-        if (!HoldsTogmalHook(hook)) others.push_back(std::move(hook));
-      }
-      if (!others.empty()) {
-        *inner = std::move(others);
-        kept.push_back(std::move(element));
-      }
+  } else if (value.is_array()) {
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      at.push_back(std::to_string(i));
+      CommandPaths(value[i], at, found);
+      at.pop_back();
     }
   }
-  if (changed) array = std::move(kept);
-  return changed;
 }
 
-void Erase(OrderedJson& doc, const std::string& pointer) {
-  const Pointer at(pointer);
-  if (at.empty() || !doc.contains(at)) return;
-  OrderedJson& parent = doc[at.parent_pointer()];
-  if (parent.is_object()) parent.erase(at.back());
+// Takes one of togmal's hooks out of the array at `path`: a group (an
+// object with its own `hooks` array, as Claude Code, Gemini and Codex write
+// them) loses only togmal's hooks, and goes when none is left. False when
+// there is none left to take.
+Result<bool> RemoveOneHook(JsonText& text, const JsonPath& path) {
+  const OrderedJson doc = text.Value();
+  const Pointer pointer(PointerOf(path));
+  if (!doc.contains(pointer) || !doc[pointer].is_array()) return false;
+  const OrderedJson& array = doc[pointer];
+  for (std::size_t i = 0; i < array.size(); ++i) {
+    const OrderedJson& element = array[i];
+    if (!HoldsTogmalHook(element)) continue;
+    const JsonPath at = Child(path, std::to_string(i));
+    auto inner = element.is_object() ? element.find("hooks") : element.end();
+    if (inner != element.end() && inner->is_array()) {
+      const auto others = std::count_if(inner->begin(), inner->end(), [](const OrderedJson& hook) {
+        return !HoldsTogmalHook(hook);
+      });
+      if (others > 0) {
+        for (std::size_t j = inner->size(); j-- > 0;) {
+          if (!HoldsTogmalHook((*inner)[j])) continue;
+          if (auto removed = text.Remove(Child(Child(at, "hooks"), std::to_string(j))); !removed) {
+            return Fail(removed.error());
+          }
+        }
+        return true;
+      }
+    }
+    if (auto removed = text.Remove(at); !removed) return Fail(removed.error());
+    return true;
+  }
+  return false;
+}
+
+// "/hooks/PreToolUse" → {"hooks", "PreToolUse"} (togmal's keys need no escapes).
+JsonPath PathOf(const std::string& pointer) {
+  JsonPath path;
+  std::size_t at = 0;
+  while (at < pointer.size()) {
+    const std::size_t next = std::min(pointer.find('/', at + 1), pointer.size());
+    path.push_back(pointer.substr(at + 1, next - at - 1));
+    at = next;
+  }
+  return path;
 }
 
 fs::path WritablePath(const fs::path& file) {
@@ -164,15 +200,56 @@ Result<void> WriteAtomically(const fs::path& target, const std::string& text,
 
 }  // namespace
 
+bool IsTogmalServer(const OrderedJson& value) {
+  if (!value.is_object()) return false;
+  auto command = value.find("command");
+  return command != value.end() && command->is_string() &&
+         fs::path(command->get<std::string>()).filename() == "togmal";
+}
+
+namespace {
+
+// A togmal hook or server anywhere in `value`.
+bool MentionsTogmal(const OrderedJson& value) {
+  if (HoldsTogmalHook(value) || IsTogmalServer(value)) return true;
+  if (value.is_structured()) {
+    for (const auto& item : value) {
+      if (MentionsTogmal(item)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string_view FileChange::Verb() const {
+  if (remove) return "remove";
+  if (!existed) return "create";
+  return restore ? "restore" : "update";
+}
+
 Result<Manifest> LoadManifest(const fs::path& path) {
   auto file = LoadJsonFile(path);
   if (!file) return Fail(file.error());
   Manifest manifest;
+  if (auto folders = file->value.find("folders");
+      folders != file->value.end() && folders->is_array()) {
+    for (const auto& folder : *folders) {
+      if (folder.is_string()) manifest.folders.insert(folder.get<std::string>());
+    }
+  }
   auto files = file->value.find("files");
   if (files == file->value.end() || !files->is_object()) return manifest;
   for (const auto& [name, entry] : files->items()) {
     ManifestEntry recorded;
     recorded.created_file = entry.value("created_file", false);
+    if (auto original = entry.find("original"); original != entry.end() && original->is_string()) {
+      recorded.original = original->get<std::string>();
+    }
+    recorded.original_lost = entry.value("original_lost", false);
+    if (auto written = entry.find("written"); written != entry.end() && written->is_string()) {
+      recorded.written = written->get<std::string>();
+    }
     if (auto created = entry.find("created"); created != entry.end() && created->is_array()) {
       for (const auto& pointer : *created) {
         if (pointer.is_string()) recorded.created.push_back(pointer.get<std::string>());
@@ -186,9 +263,47 @@ Result<Manifest> LoadManifest(const fs::path& path) {
 Result<void> SaveManifest(const fs::path& path, const Manifest& manifest) {
   OrderedJson files = OrderedJson::object();
   for (const auto& [name, entry] : manifest.files) {
-    files[name] = {{"created_file", entry.created_file}, {"created", entry.created}};
+    OrderedJson recorded = {{"created_file", entry.created_file}, {"created", entry.created}};
+    if (entry.original) recorded["original"] = *entry.original;
+    if (entry.original_lost) recorded["original_lost"] = true;
+    if (entry.written) recorded["written"] = *entry.written;
+    files[name] = std::move(recorded);
   }
-  return WriteAtomically(path, RenderJson({{"version", 1}, {"files", files}}, {}), false);
+  OrderedJson folders = OrderedJson::array();
+  for (const std::string& folder : manifest.folders) folders.push_back(folder);
+  return WriteAtomically(
+      path, RenderJson({{"version", 2}, {"files", files}, {"folders", folders}}, {}), false);
+}
+
+void RecordInstall(Manifest& manifest, const FileChange& change) {
+  for (const fs::path& folder : change.new_folders) manifest.folders.insert(folder.string());
+  if (!change.Changed()) return;
+  ManifestEntry& entry = manifest.files[change.file.string()];
+  const bool ours_untouched = entry.written && *entry.written == change.before;
+  if (!ours_untouched) {
+    const bool had_togmal =
+        change.existed && MentionsTogmal(OrderedJson::parse(change.before, nullptr, false));
+    if (!had_togmal) {
+      // A first install (or togmal's entries were taken out by hand): what
+      // the file holds now is what uninstall puts back.
+      entry = ManifestEntry{};
+      entry.created_file = !change.existed;
+      if (change.existed) entry.original = change.before;
+    } else {
+      // Changed since togmal wrote it, with togmal's entries still in it:
+      // the text before install would undo the person's change. Uninstall
+      // will cut togmal's entries out instead (and still remove the file
+      // install created, should nothing else be left in it).
+      entry.original.reset();
+      entry.original_lost = true;
+    }
+  }
+  for (const std::string& pointer : change.created) {
+    if (std::find(entry.created.begin(), entry.created.end(), pointer) == entry.created.end()) {
+      entry.created.push_back(pointer);
+    }
+  }
+  entry.written = change.after;
 }
 
 Result<FileChange> PlanInstall(const FilePlan& plan) {
@@ -198,61 +313,102 @@ Result<FileChange> PlanInstall(const FilePlan& plan) {
   change.file = plan.file;
   change.existed = file->existed;
   change.before = file->text;
-  OrderedJson& doc = file->value;
-  bool modified = false;
+  JsonStyle style = file->style;
+  std::string text = file->text;
+  if (file->value.empty()) {
+    // An empty object (or no file) shows no layout to follow: two spaces.
+    style.indent = 2;
+    style.indent_char = ' ';
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+      text = "{}\n";  // a new file ends its last line, as editors write them
+    }
+  }
+  JsonText edited(text, style);
   for (const Edit& edit : plan.edits) {
-    const std::string pointer = PointerText(edit.path, edit.path.size());
+    const std::string pointer = PointerOf(edit.path);
+    const OrderedJson doc = edited.Value();
+    const bool there = doc.contains(Pointer(pointer));
     switch (edit.kind) {
       case Edit::Kind::kDefault: {
-        if (doc.contains(Pointer(pointer))) break;
-        auto parent = Container(doc, {edit.path.begin(), edit.path.end() - 1},
-                                OrderedJson::object(), plan.file, change.created);
-        if (!parent) return Fail(parent.error());
-        (**parent)[edit.path.back()] = edit.value;
-        change.created.push_back(pointer);
-        modified = true;
+        if (there) break;
+        if (auto added = AddAt(edited, edit.path, edit.value, plan.file, change.created, true);
+            !added) {
+          return Fail(added.error());
+        }
         break;
       }
       case Edit::Kind::kAppendHook: {
-        auto array = Container(doc, edit.path, OrderedJson::array(), plan.file, change.created);
-        if (!array) return Fail(array.error());
+        if (!there) {
+          if (auto added = AddAt(edited, edit.path, OrderedJson::array({edit.value}), plan.file,
+                                 change.created, true);
+              !added) {
+            return Fail(added.error());
+          }
+          break;
+        }
+        const OrderedJson& array = doc[Pointer(pointer)];
+        if (!array.is_array()) {
+          return Fail(plan.file.string() + ": " + pointer +
+                      " is not an array; togmal will not rewrite it");
+        }
         const std::string command = OurCommand(edit.value);
-        auto ours =
-            std::find_if((*array)->begin(), (*array)->end(),
-                         [](const OrderedJson& element) { return HoldsTogmalHook(element); });
-        if (ours == (*array)->end()) {
-          (*array)->push_back(edit.value);
-          modified = true;
+        auto ours = std::find_if(array.begin(), array.end(), [](const OrderedJson& element) {
+          return HoldsTogmalHook(element);
+        });
+        if (ours == array.end()) {
+          if (auto added = edited.AppendElement(edit.path, edit.value); !added) {
+            return Fail(plan.file.string() + ": " + added.error());
+          }
         } else if (!HoldsString(*ours, command)) {
-          ReplaceCommands(*ours, command);
+          JsonPath at = Child(edit.path, std::to_string(ours - array.begin()));
+          std::vector<JsonPath> commands;
+          JsonPath inside;
+          CommandPaths(*ours, inside, commands);
+          for (const JsonPath& relative : commands) {
+            JsonPath full = at;
+            full.insert(full.end(), relative.begin(), relative.end());
+            if (auto replaced = edited.Replace(full, command); !replaced) {
+              return Fail(plan.file.string() + ": " + replaced.error());
+            }
+          }
           change.notes.push_back(pointer + ": togmal's hook command is now " + command);
-          modified = true;
         }
         break;
       }
       case Edit::Kind::kSetServer: {
-        auto parent = Container(doc, {edit.path.begin(), edit.path.end() - 1},
-                                OrderedJson::object(), plan.file, change.created);
-        if (!parent) return Fail(parent.error());
-        OrderedJson& servers = **parent;
-        auto it = servers.find(edit.path.back());
-        if (it == servers.end()) {
-          servers[edit.path.back()] = edit.value;
-          modified = true;
-        } else if (*it != edit.value) {
-          if (!IsTogmalServer(*it)) {
-            return Fail(plan.file.string() + ": " + pointer +
-                        " already names another server; rename or remove it first");
+        if (!there) {
+          if (auto added = AddAt(edited, edit.path, edit.value, plan.file, change.created, false);
+              !added) {
+            return Fail(added.error());
           }
-          for (const auto& [key, value] : edit.value.items()) (*it)[key] = value;
-          change.notes.push_back(pointer + ": now runs " + edit.value.value("command", ""));
-          modified = true;
+          break;
         }
+        const OrderedJson& server = doc[Pointer(pointer)];
+        if (server == edit.value) break;
+        if (!IsTogmalServer(server)) {
+          return Fail(plan.file.string() + ": " + pointer +
+                      " already names another server; rename or remove it first");
+        }
+        OrderedJson merged = server;
+        for (const auto& [key, value] : edit.value.items()) merged[key] = value;
+        if (merged == server) break;
+        if (auto replaced = edited.Replace(edit.path, merged); !replaced) {
+          return Fail(plan.file.string() + ": " + replaced.error());
+        }
+        change.notes.push_back(pointer + ": now runs " + edit.value.value("command", ""));
         break;
       }
     }
   }
-  change.after = modified ? RenderJson(doc, file->style) : change.before;
+  change.after = edited.text();
+  if (change.after == text) change.after = change.before;
+  if (!change.existed || change.after != change.before) {
+    for (fs::path folder = plan.file.parent_path(); !folder.empty() && !fs::exists(folder);
+         folder = folder.parent_path()) {
+      change.new_folders.insert(change.new_folders.begin(), folder);
+      if (folder == folder.parent_path()) break;
+    }
+  }
   return change;
 }
 
@@ -265,17 +421,32 @@ Result<FileChange> PlanUninstall(const FilePlan& plan, const ManifestEntry* reco
   change.before = file->text;
   change.after = file->text;
   if (!file->existed) return change;
-  OrderedJson& doc = file->value;
-  bool modified = false;
+  if (recorded != nullptr && recorded->written && *recorded->written == file->text &&
+      recorded->Restorable()) {
+    change.restore = true;
+    if (recorded->created_file) {
+      change.remove = true;
+    } else {
+      change.after = *recorded->original;
+    }
+    return change;
+  }
+  JsonText edited(file->text, file->style);
   for (const Edit& edit : plan.edits) {
-    const Pointer pointer(PointerText(edit.path, edit.path.size()));
-    if (!doc.contains(pointer)) continue;
-    OrderedJson& value = doc[pointer];
-    if (edit.kind == Edit::Kind::kAppendHook && value.is_array()) {
-      modified = RemoveHooks(value) || modified;
-    } else if (edit.kind == Edit::Kind::kSetServer && IsTogmalServer(value)) {
-      Erase(doc, pointer.to_string());
-      modified = true;
+    if (edit.kind == Edit::Kind::kAppendHook) {
+      for (;;) {
+        auto removed = RemoveOneHook(edited, edit.path);
+        if (!removed) return Fail(plan.file.string() + ": " + removed.error());
+        if (!*removed) break;
+      }
+    } else if (edit.kind == Edit::Kind::kSetServer) {
+      const OrderedJson doc = edited.Value();
+      const Pointer pointer(PointerOf(edit.path));
+      if (doc.contains(pointer) && IsTogmalServer(doc[pointer])) {
+        if (auto removed = edited.Remove(edit.path); !removed) {
+          return Fail(plan.file.string() + ": " + removed.error());
+        }
+      }
     }
   }
   if (recorded != nullptr) {
@@ -284,42 +455,59 @@ Result<FileChange> PlanUninstall(const FilePlan& plan, const ManifestEntry* reco
     std::sort(created.begin(), created.end(),
               [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
     for (const std::string& pointer : created) {
+      const OrderedJson doc = edited.Value();
       if (!doc.contains(Pointer(pointer))) continue;
       const OrderedJson& value = doc[Pointer(pointer)];
       if (value.is_structured() && value.empty()) {
-        Erase(doc, pointer);
-        modified = true;
+        if (auto removed = edited.Remove(PathOf(pointer)); !removed) {
+          return Fail(plan.file.string() + ": " + removed.error());
+        }
       }
     }
     // What is left is only what install put there (a format version): it goes too.
+    const OrderedJson doc = edited.Value();
     const bool only_ours =
-        std::all_of(doc.items().begin(), doc.items().end(), [&](const auto& item) {
+        !doc.empty() && std::all_of(doc.items().begin(), doc.items().end(), [&](const auto& item) {
           return !item.value().is_structured() &&
                  std::find(created.begin(), created.end(), "/" + item.key()) != created.end();
         });
-    if (only_ours && !doc.empty()) {
-      doc = OrderedJson::object();
-      modified = true;
+    if (only_ours) {
+      for (const auto& item : doc.items()) {
+        if (auto removed = edited.Remove({item.key()}); !removed) {
+          return Fail(plan.file.string() + ": " + removed.error());
+        }
+      }
     }
-    if (recorded->created_file && doc.empty()) {
+    if (recorded->created_file && edited.Value().empty()) {
       change.remove = true;
       return change;
     }
   }
-  if (modified) change.after = RenderJson(doc, file->style);
+  change.after = edited.text();
+  if (change.after != change.before && recorded != nullptr && recorded->written) {
+    change.notes.push_back(
+        "changed since togmal installed it: only togmal's entries were taken out");
+  }
   return change;
 }
 
-Result<fs::path> ApplyChange(const FileChange& change, const std::string& stamp) {
+fs::path BackupPath(const fs::path& backups, const fs::path& file) {
+  return backups / fs::absolute(file).relative_path();
+}
+
+bool NeedsBackup(const FileChange& change) {
+  return change.existed && !change.restore && !change.remove && change.Changed();
+}
+
+Result<fs::path> ApplyChange(const FileChange& change, const fs::path& backups) {
   if (!change.Changed()) return fs::path();
   const fs::path target = WritablePath(change.file);
   std::error_code error;
   fs::path backup;
-  // A file uninstall removes held only what install put there: no backup.
-  if (change.existed && !stamp.empty() && !change.remove) {
-    backup = change.file;
-    backup += ".togmal-backup-" + stamp;
-    fs::copy_file(target, backup, fs::copy_options::overwrite_existing, error);
+  if (NeedsBackup(change) && !backups.empty()) {
+    backup = BackupPath(backups, change.file);
+    fs::create_directories(backup.parent_path(), error);
+    if (!error) fs::copy_file(target, backup, fs::copy_options::overwrite_existing, error);
     if (error) return Fail("could not back up " + target.string() + ": " + error.message());
   }
   if (change.remove) {
@@ -333,8 +521,34 @@ Result<fs::path> ApplyChange(const FileChange& change, const std::string& stamp)
   return backup;
 }
 
+std::vector<fs::path> FoldersLeftEmpty(const std::set<std::string>& recorded,
+                                       const std::set<fs::path>& removed) {
+  std::vector<fs::path> folders(recorded.begin(), recorded.end());
+  // Deepest first: a folder whose only entry is a folder that goes, goes too.
+  std::sort(folders.begin(), folders.end(), [](const fs::path& a, const fs::path& b) {
+    return a.string().size() > b.string().size();
+  });
+  std::set<fs::path> gone = removed;
+  std::vector<fs::path> empty;
+  for (const fs::path& folder : folders) {
+    std::error_code error;
+    if (!fs::is_directory(fs::symlink_status(folder, error))) continue;
+    bool left = false;
+    for (const auto& entry : fs::directory_iterator(folder, error)) {
+      if (gone.count(entry.path()) == 0) {
+        left = true;
+        break;
+      }
+    }
+    if (error || left) continue;
+    empty.push_back(folder);
+    gone.insert(folder);
+  }
+  return empty;
+}
+
 std::vector<Registration> FindRegistrations(const Places& places, const fs::path& binary,
-                                            std::string_view only) {
+                                            std::string_view only, bool with_mcp) {
   std::vector<Registration> found;
   for (const Target& target : Targets()) {
     if (!only.empty() && target.name != only) continue;
@@ -342,24 +556,40 @@ std::vector<Registration> FindRegistrations(const Places& places, const fs::path
       if (scope != Scope::kUser && places.project.empty()) continue;
       auto plans = PlanFor(target, scope, places, binary);
       if (!plans) continue;
+      Registration registration{std::string(target.name), scope, {}, false, {}, false, {}};
       for (const FilePlan& plan : *plans) {
-        Registration registration{std::string(target.name), scope, plan.file, false, {}};
+        const bool server = std::any_of(plan.edits.begin(), plan.edits.end(), [](const Edit& e) {
+          return e.kind == Edit::Kind::kSetServer;
+        });
+        if (server && !with_mcp) continue;
+        (server ? registration.mcp_file : registration.file) = plan.file;
         auto file = LoadJsonFile(plan.file);
         if (!file) {
           registration.error = file.error();
-        } else {
-          for (const Edit& edit : plan.edits) {
-            const Pointer pointer(PointerText(edit.path, edit.path.size()));
-            if (edit.kind == Edit::Kind::kDefault || !file->value.contains(pointer)) continue;
-            const OrderedJson& value = file->value[pointer];
+          continue;
+        }
+        for (const Edit& edit : plan.edits) {
+          const Pointer pointer(PointerOf(edit.path));
+          if (edit.kind == Edit::Kind::kDefault || !file->value.contains(pointer)) continue;
+          const OrderedJson& value = file->value[pointer];
+          if (edit.kind == Edit::Kind::kAppendHook) {
             registration.registered =
-                registration.registered ||
-                (edit.kind == Edit::Kind::kAppendHook ? value.is_array() && HoldsTogmalHook(value)
-                                                      : IsTogmalServer(value));
+                registration.registered || (value.is_array() && HoldsTogmalHook(value));
+          } else {
+            registration.mcp = registration.mcp || IsTogmalServer(value);
           }
         }
-        found.push_back(std::move(registration));
       }
+      if (with_mcp && target.name == "claude-code" && scope != Scope::kProject) {
+        registration.mcp_file = ClaudeStateFile(places);
+        auto server = ClaudeMcpServer(places, scope);
+        if (!server) {
+          registration.error = server.error();
+        } else {
+          registration.mcp = IsTogmalServer(*server);
+        }
+      }
+      found.push_back(std::move(registration));
     }
   }
   return found;

@@ -139,7 +139,21 @@ Result<std::vector<FilePlan>> PlanFor(const Target& target, Scope scope, const P
                           {{{"type", "command"},
                             {"command", HookCommand(binary, "")},
                             {"timeout", kHookTimeoutSeconds}}}}};
-    return std::vector<FilePlan>{{file, {AppendHook({"hooks", "PreToolUse"}, group)}}};
+    std::vector<FilePlan> plans{{file, {AppendHook({"hooks", "PreToolUse"}, group)}}};
+    // The project's server goes in .mcp.json, written as `claude mcp add
+    // --scope project` writes it (a file committed with the project, so
+    // togmal edits it itself and can put it back byte for byte). The user and
+    // local servers live in ~/.claude.json, Claude Code's own state file,
+    // which only `claude mcp` writes (src/cli/install.cpp).
+    if (scope == Scope::kProject) {
+      OrderedJson server = {{"type", "stdio"},
+                            {"command", binary.string()},
+                            {"args", {"serve"}},
+                            {"env", OrderedJson::object()}};
+      plans.push_back({places.project / ".mcp.json",
+                       {{Edit::Kind::kSetServer, {"mcpServers", "togmal"}, server}}});
+    }
+    return plans;
   }
   if (name == "claude-desktop") {
     OrderedJson server = {{"command", binary.string()}, {"args", {"serve"}}};

@@ -53,12 +53,13 @@ std::vector<Op> Diff(const std::vector<std::string_view>& a,
       ops.push_back({' ', a[i], i + 1, j + 1});
       ++i;
       ++j;
-    } else if (j < m && (i == n || common[i][j + 1] >= common[i + 1][j])) {
-      ops.push_back({'+', b[j], i + 1, j + 1});
-      ++j;
-    } else {
+    } else if (i < n && (j == m || common[i + 1][j] >= common[i][j + 1])) {
+      // What goes is shown before what replaces it, as `diff -u` does.
       ops.push_back({'-', a[i], i + 1, j + 1});
       ++i;
+    } else {
+      ops.push_back({'+', b[j], i + 1, j + 1});
+      ++j;
     }
   }
   return ops;

@@ -216,7 +216,7 @@ test('Claude Code carries out togmal\'s decisions', { timeout: 120_000 }, async 
     // The real installer: the hook in settings.json, `claude mcp add` for the server.
     rmSync(settingsFile, { force: true });
     const installed = run(binary, ['install', 'claude-code']);
-    assert.match(installed, /MCP server togmal: claude mcp add --scope user togmal -- /);
+    assert.match(installed, /ran claude mcp add --scope user togmal -- /);
     const togmalSettings = JSON.parse(readFileSync(settingsFile, 'utf8'));
     assert.match(togmalSettings.hooks.PreToolUse[0].hooks[0].command, /togmal hook$/);
     const sessions = {};

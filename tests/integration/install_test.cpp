@@ -2,7 +2,6 @@
 // against a temporary HOME with settings the person already had.
 #include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -176,35 +175,6 @@ TEST_F(Install, ClaudeDesktopGetsTheAbsolutePath) {
   EXPECT_EQ(Read(config), "{\n  \"mcpServers\": {}\n}\n");
 }
 
-TEST_F(Install, ClaudeOnPathRegistersTheMcpServerOnce) {
-  // A stand-in for Claude Code's CLI: logs its arguments; `mcp get` fails
-  // until `mcp add` ran.
-  const fs::path log = root_ / "claude.log";
-  const fs::path added = root_ / "added";
-  Write(bin_ / "claude", "#!/bin/sh\necho \"$(pwd) $@\" >> '" + log.string() + "'\n" +
-                             "case \"$1 $2\" in\n"
-                             "  'mcp get') test -e '" +
-                             added.string() + "' ;;\n" + "  'mcp add') touch '" + added.string() +
-                             "' ;;\n" + "  'mcp remove') rm -f '" + added.string() + "' ;;\n" +
-                             "esac\n");
-  ::chmod((bin_ / "claude").c_str(), 0755);
-  ASSERT_EQ(
-      Togmal({"install", "claude-code", "--scope", "local", "--dir", project_.string()}).exit_code,
-      0);
-  ASSERT_EQ(
-      Togmal({"install", "claude-code", "--scope", "local", "--dir", project_.string()}).exit_code,
-      0);
-  const std::string calls = Read(log);
-  const std::string add = project_.string() + " mcp add --scope local togmal -- " +
-                          fs::canonical(TogmalBinary()).string() + " serve";
-  EXPECT_NE(calls.find(add), std::string::npos) << calls;
-  EXPECT_EQ(calls.find(add), calls.rfind(add)) << "added once: " << calls;
-  ASSERT_EQ(Togmal({"uninstall", "claude-code", "--scope", "local", "--dir", project_.string()})
-                .exit_code,
-            0);
-  EXPECT_NE(Read(log).find("mcp remove --scope local togmal"), std::string::npos) << Read(log);
-}
-
 TEST_F(Install, UnknownTargetOrScopeIsAUsageError) {
   ProcessOutput target = Togmal({"install", "vscode"});
   EXPECT_EQ(target.exit_code, 64);
@@ -256,6 +226,14 @@ TEST_F(Install, StatuslineShowsTheGuardAndTodaysCounts) {
 
 TEST_F(Install, DoctorOnAHealthySetUp) {
   ASSERT_EQ(Togmal({"install", "claude-code"}).exit_code, 0);
+  // The MCP server, as `claude mcp add --scope user` records it.
+  Write(home_ / ".claude.json", json{{"mcpServers",
+                                      {{"togmal",
+                                        {{"type", "stdio"},
+                                         {"command", fs::canonical(TogmalBinary()).string()},
+                                         {"args", {"serve"}},
+                                         {"env", json::object()}}}}}}
+                                    .dump());
   Togmal({"hook"}, json{{"cwd", project_.string()},
                         {"tool_name", "Bash"},
                         {"tool_input", {{"command", "ls -la"}}}}

@@ -4,7 +4,8 @@
 ///
 ///   target          | scope   | file
 ///   claude-code     | user    | ~/.claude/settings.json            hooks.PreToolUse
-///                   | project | DIR/.claude/settings.json
+///                   | project | DIR/.claude/settings.json,         and DIR/.mcp.json
+///                   |         |                                    mcpServers.togmal
 ///                   | local   | DIR/.claude/settings.local.json
 ///   claude-desktop  | user    | claude_desktop_config.json (per OS) mcpServers.togmal
 ///   gemini          | user    | ~/.gemini/settings.json            hooks.BeforeTool

@@ -46,10 +46,8 @@ class Installer : public ::testing::Test {
     for (const FilePlan& plan : Plans(target, scope)) {
       auto change = PlanInstall(plan);
       ASSERT_TRUE(change.ok()) << change.error();
-      ASSERT_TRUE(ApplyChange(*change, "test").ok());
-      ManifestEntry& entry = manifest_.files[plan.file.string()];
-      entry.created_file = entry.created_file || !change->existed;
-      for (const auto& pointer : change->created) entry.created.push_back(pointer);
+      ASSERT_TRUE(ApplyChange(*change, backups_).ok());
+      RecordInstall(manifest_, *change);
     }
   }
   void Uninstall(std::string_view target, Scope scope = Scope::kUser) {
@@ -57,13 +55,15 @@ class Installer : public ::testing::Test {
       auto it = manifest_.files.find(plan.file.string());
       auto change = PlanUninstall(plan, it == manifest_.files.end() ? nullptr : &it->second);
       ASSERT_TRUE(change.ok()) << change.error();
-      ASSERT_TRUE(ApplyChange(*change, "").ok());
+      ASSERT_TRUE(ApplyChange(*change, backups_).ok());
+      manifest_.files.erase(plan.file.string());
     }
   }
 
   testing::TempDir dir_;
   Places places_;
   fs::path binary_ = "/opt/togmal/bin/togmal";
+  fs::path backups_ = fs::path(dir_.path()) / "data/backups";
   Manifest manifest_;
 };
 
@@ -111,8 +111,9 @@ TEST_F(Installer, ClaudeCodeMergesKeepsEveryKeyAndIsReversible) {
   // Key order as the person had it (ZED before ALPHA), not sorted.
   EXPECT_LT(installed.find("\"ZED\""), installed.find("\"ALPHA\""));
   EXPECT_LT(installed.find("\"model\""), installed.find("\"permissions\""));
-  // The backup is the file as it was.
-  EXPECT_EQ(Read(fs::path(file.string() + ".togmal-backup-test")), kClaudeSettings);
+  // The one backup is the file as it was, kept outside the person's folders.
+  EXPECT_EQ(Read(BackupPath(backups_, file)), kClaudeSettings);
+  EXPECT_FALSE(fs::exists(file.parent_path() / "settings.json.togmal-backup"));
 
   // Again: nothing to change.
   for (const FilePlan& plan : Plans("claude-code")) {
@@ -129,7 +130,10 @@ TEST_F(Installer, ANewFileIsCreatedAndRemovedAgain) {
     Install(target);
   }
   const fs::path cursor = places_.home / ".cursor/hooks.json";
-  auto value = OrderedJson::parse(Read(cursor));
+  const std::string created = Read(cursor);
+  EXPECT_EQ(created.substr(0, 4), "{\n  ") << created;
+  EXPECT_EQ(created.substr(created.size() - 3), "\n}\n") << created;
+  auto value = OrderedJson::parse(created);
   EXPECT_EQ(value["version"], 1);
   EXPECT_EQ(value["hooks"]["beforeShellExecution"][0]["command"],
             "/opt/togmal/bin/togmal hook --host cursor");
@@ -228,6 +232,101 @@ TEST_F(Installer, AWrongTypeWhereTheHookGoesIsRefused) {
       << change.error();
 }
 
+TEST_F(Installer, ACompactFileStaysCompactAndComesBackToTheByte) {
+  const fs::path file = places_.home / ".gemini/settings.json";
+  // One line, no spaces, no final newline: nothing re-indents it.
+  const std::string before = R"({"theme":"dark","hooks":{"AfterTool":[]},"n":1.50})";
+  Write(file, before);
+  Install("gemini");
+  const std::string installed = Read(file);
+  EXPECT_EQ(installed.find('\n'), std::string::npos) << installed;
+  EXPECT_EQ(installed.rfind(R"({"theme":"dark","hooks":{"AfterTool":[],"BeforeTool":[{)", 0), 0u)
+      << installed;
+  EXPECT_NE(installed.find(R"("n":1.50)"), std::string::npos) << "numbers as written";
+  Uninstall("gemini");
+  EXPECT_EQ(Read(file), before);
+}
+
+TEST_F(Installer, AReinstallFromAnotherBinaryStillRestoresTheOriginal) {
+  const fs::path file = places_.home / ".codex/hooks.json";
+  const std::string before = "{ \"hooks\" : { } }";
+  Write(file, before);
+  Install("codex");
+  binary_ = "/usr/bin/togmal";
+  Install("codex");
+  Uninstall("codex");
+  EXPECT_EQ(Read(file), before);
+}
+
+TEST_F(Installer, AChangeMadeBetweenTwoInstallsSurvivesUninstall) {
+  const fs::path file = places_.home / ".cursor/hooks.json";
+  Install("cursor");  // creates the file
+  std::string edited = Read(file);
+  edited.insert(edited.find("\"version\""), "\"mine\": true,\n  ");
+  Write(file, edited);
+  binary_ = "/usr/bin/togmal";
+  Install("cursor");  // rewrites the command, so the file is "what togmal wrote" again
+  ASSERT_FALSE(manifest_.files[file.string()].Restorable());
+  Uninstall("cursor");
+  ASSERT_TRUE(fs::exists(file));
+  EXPECT_EQ(OrderedJson::parse(Read(file)), (OrderedJson{{"mine", true}, {"version", 1}}));
+}
+
+TEST_F(Installer, AFileChangedSinceInstallLosesOnlyTogmalsEntries) {
+  const fs::path file = places_.project / ".claude/settings.json";
+  const std::string before = "{\n    \"model\": \"opus\",\n    \"env\": {\"A\": \"1\"}\n}\n";
+  Write(file, before);
+  Install("claude-code", Scope::kProject);
+  // The person changes the file afterwards (their editor keeps the layout).
+  std::string edited = Read(file);
+  edited.replace(edited.find("\"opus\""), 6, "\"sonnet\"");
+  Write(file, edited);
+  auto it = manifest_.files.find(file.string());
+  ASSERT_NE(it, manifest_.files.end());
+  const FilePlan plan = Plans("claude-code", Scope::kProject).front();
+  auto change = PlanUninstall(plan, &it->second);
+  ASSERT_TRUE(change.ok()) << change.error();
+  EXPECT_FALSE(change->restore);
+  EXPECT_TRUE(NeedsBackup(*change)) << "the person's edit is kept in the backup";
+  ASSERT_FALSE(change->notes.empty());
+  ASSERT_TRUE(ApplyChange(*change, backups_).ok());
+  std::string expected = before;
+  expected.replace(expected.find("\"opus\""), 6, "\"sonnet\"");
+  EXPECT_EQ(Read(file), expected);
+  EXPECT_EQ(Read(BackupPath(backups_, file)), edited);
+}
+
+TEST_F(Installer, TheProjectsMcpServerIsWrittenAsClaudeWritesIt) {
+  const auto plans = Plans("claude-code", Scope::kProject);
+  ASSERT_EQ(plans.size(), 2u);
+  EXPECT_EQ(plans[1].file, places_.project / ".mcp.json");
+  Install("claude-code", Scope::kProject);
+  auto value = OrderedJson::parse(Read(places_.project / ".mcp.json"));
+  EXPECT_EQ(value["mcpServers"]["togmal"], (OrderedJson{{"type", "stdio"},
+                                                        {"command", "/opt/togmal/bin/togmal"},
+                                                        {"args", {"serve"}},
+                                                        {"env", OrderedJson::object()}}));
+  Uninstall("claude-code", Scope::kProject);
+  EXPECT_FALSE(fs::exists(places_.project / ".mcp.json"));
+}
+
+TEST_F(Installer, FoldersInstallCreatedAreLeftEmptyOnlyWhenNothingElseIsInThem) {
+  const fs::path file = places_.project / ".github/hooks/togmal.json";
+  auto change = PlanInstall(Plans("copilot", Scope::kProject).front());
+  ASSERT_TRUE(change.ok());
+  ASSERT_EQ(change->new_folders.size(), 2u);
+  EXPECT_EQ(change->new_folders[0], places_.project / ".github");
+  EXPECT_EQ(change->new_folders[1], places_.project / ".github/hooks");
+  ASSERT_TRUE(ApplyChange(*change, backups_).ok());
+  RecordInstall(manifest_, *change);
+  EXPECT_EQ(
+      FoldersLeftEmpty(manifest_.folders, {file}),
+      (std::vector<fs::path>{places_.project / ".github/hooks", places_.project / ".github"}));
+  Write(places_.project / ".github/workflows/ci.yml", "on: push\n");
+  EXPECT_EQ(FoldersLeftEmpty(manifest_.folders, {file}),
+            (std::vector<fs::path>{places_.project / ".github/hooks"}));
+}
+
 TEST_F(Installer, ASymlinkedSettingsFileStaysALink) {
   const fs::path real = fs::path(dir_.path()) / "dotfiles/settings.json";
   Write(real, "{}\n");
@@ -243,6 +342,7 @@ TEST_F(Installer, FindRegistrationsSeesWhatWasInstalled) {
   bool gemini_project = false;
   for (const Registration& found : FindRegistrations(places_, binary_)) {
     if (found.target == "gemini" && found.scope == Scope::kProject) {
+      EXPECT_EQ(found.file, places_.project / ".gemini/settings.json");
       gemini_project = found.registered;
     }
     if (found.target == "claude-code") {
