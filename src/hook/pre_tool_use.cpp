@@ -13,6 +13,7 @@
 #include <optional>
 #include <thread>
 
+#include "after_tool_use.h"
 #include "dying_answer.h"
 #include "togmal/check/judge.h"
 #include "togmal/hook/host.h"
@@ -60,6 +61,9 @@ struct Progress {
   /// is one, nothing is auto-approved (check::Judge::Decide).
   std::vector<std::string> broken_settings;
   std::string stage = "reading the input";
+  /// An after-the-call event (after_tool_use.h): nothing is answered, not
+  /// even by the watchdog.
+  bool quiet = false;
 };
 
 void SetStage(Progress& progress, std::string stage) {
@@ -141,6 +145,35 @@ void LoadHookSettings(Progress& state) {
   state.broken_settings = std::move(broken);
 }
 
+// Records an after-the-call event's outcomes. Never fails the hook: what
+// cannot be recorded is logged.
+void RecordOutcomes(const AfterToolUse& event, const HookOptions& options, Progress& state) {
+  store::AuditOptions audit;
+  bool sync_every_commit = true;
+  {
+    std::lock_guard lock(state.mutex);
+    state.quiet = true;
+    state.stage = "recording the call's outcome";
+    audit = state.audit;
+    sync_every_commit = state.sync_every_commit;
+  }
+  SetDyingAnswer("");
+  HookConnection connection(
+      options.database.empty() ? store::DefaultDatabasePath() : options.database,
+      store::OpenOptions{.busy_timeout_ms = kHookBusyTimeoutMs,
+                         .sync_every_commit = sync_every_commit,
+                         .short_lived_writer = true});
+  auto database = connection.Get();
+  if (!database) {
+    spdlog::warn("{}: the outcome is not recorded: {}", event.event, database.error());
+    return;
+  }
+  store::AuditLog log(**database, audit);
+  if (auto recorded = RecordAfterToolUse(event, log); !recorded) {
+    spdlog::warn("{}: the outcome is not recorded: {}", event.event, recorded.error());
+  }
+}
+
 // Input, policy, judgement, with the settings LoadHookSettings put in `state`,
 // which is kept up to date for the watchdog.
 std::string Decide(std::string_view input, const HookOptions& options, Progress& state,
@@ -157,6 +190,12 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
       broken_settings = state.broken_settings;
       state.call = malformed_call;
       state.stage = "parsing the input";
+    }
+    if (options.host == Host::kClaude && input.size() <= kMaxHookInputBytes) {
+      if (const std::optional<AfterToolUse> after = ParseAfterToolUse(input)) {
+        RecordOutcomes(*after, options, state);
+        return {};  // nothing to answer
+      }
     }
     const check::Judge judge = HookJudge(options, state.audit, state.sync_every_commit);
     if (input.size() > kMaxHookInputBytes) {
@@ -329,6 +368,11 @@ int RunHookProcess(const HookOptions& options) {
       bool sync_every_commit = true;
       {
         std::lock_guard lock(progress.mutex);
+        if (progress.quiet) {
+          spdlog::error("no outcome recorded within {} ms (stuck {})", budget.count(),
+                        progress.stage);
+          return 0;  // an after-the-call event: nothing to answer, nothing to block
+        }
         call = progress.call;
         settings = progress.settings;
         stage = progress.stage;

@@ -12,7 +12,8 @@ constexpr Scope kUserProject[] = {Scope::kUser, Scope::kProject};
 constexpr Scope kClaudeScopes[] = {Scope::kUser, Scope::kProject, Scope::kLocal};
 
 constexpr Target kTargets[] = {
-    {"claude-code", "Claude Code: the PreToolUse hook and the MCP server", kClaudeScopes},
+    {"claude-code", "Claude Code: the PreToolUse hook, the after-the-call hooks and the MCP server",
+     kClaudeScopes},
     {"claude-desktop", "Claude Desktop: the MCP server", kUserOnly},
     {"gemini", "Gemini CLI: the BeforeTool hook", kUserProject},
     {"codex", "OpenAI Codex CLI: the PreToolUse hook", kUserProject},
@@ -23,6 +24,11 @@ constexpr Target kTargets[] = {
 
 // How long a host waits for the hook: well above togmal's own 1 s budget.
 constexpr int kHookTimeoutSeconds = 10;
+
+// Claude Code's events togmal registers for: the decision (PreToolUse) and
+// the outcome of a call it handed to the person (hook/after_tool_use.h).
+constexpr const char* kClaudeHookEvents[] = {"PreToolUse", "PostToolUse", "PostToolUseFailure",
+                                             "PermissionDenied", "PostToolBatch"};
 
 fs::path Or(const fs::path& value, const fs::path& fallback) {
   return value.empty() ? fallback : value;
@@ -139,7 +145,13 @@ Result<std::vector<FilePlan>> PlanFor(const Target& target, Scope scope, const P
                           {{{"type", "command"},
                             {"command", HookCommand(binary, "")},
                             {"timeout", kHookTimeoutSeconds}}}}};
-    std::vector<FilePlan> plans{{file, {AppendHook({"hooks", "PreToolUse"}, group)}}};
+    // The decision before the call, and what became of it after (the
+    // person's answer, hook/after_tool_use.h): the same command reads which
+    // event it is given.
+    std::vector<Edit> edits;
+    for (const char* event : kClaudeHookEvents)
+      edits.push_back(AppendHook({"hooks", event}, group));
+    std::vector<FilePlan> plans{{file, std::move(edits)}};
     // The project's server goes in .mcp.json, written as `claude mcp add
     // --scope project` writes it (a file committed with the project, so
     // togmal edits it itself and can put it back byte for byte). The user and

@@ -456,6 +456,32 @@ Result<AuditCounts> AuditLog::Counts() {
   }
 }
 
+Result<ToolUseRecord> AuditLog::RecentToolUse(std::string_view tool_use_id, int64_t window) {
+  ToolUseRecord record;
+  if (tool_use_id.empty()) return record;
+  try {
+    // A rowid range first, so only the window is read; the JSON is looked
+    // into only for the few entries that can match.
+    SQLite::Statement query(
+        database_->sql(),
+        "SELECT kind, decision FROM audit WHERE id > (SELECT coalesce(max(id), 0) FROM audit) - ? "
+        "AND (kind = 'outcome' OR (kind = 'decision' AND decision IN ('pass', 'ask'))) "
+        "AND json_extract(detail, '$.tool_use_id') = ?");
+    query.bind(1, window);
+    query.bind(2, std::string(tool_use_id));
+    while (query.executeStep()) {
+      if (query.getColumn(0).getString() == "outcome") {
+        record.has_outcome = true;
+      } else {
+        record.decision = query.getColumn(1).getString();
+      }
+    }
+    return record;
+  } catch (const SQLite::Exception& e) {
+    return Fail(DescribeSqliteError(database_->path(), e.getExtendedErrorCode(), e.what()));
+  }
+}
+
 Result<std::map<std::string, int64_t>> AuditLog::DecisionsSince(std::string_view since,
                                                                 std::string_view project) {
   AuditFilter filter;

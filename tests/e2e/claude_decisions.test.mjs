@@ -14,7 +14,9 @@
 //   c. togmal's own MCP tools and Claude Code's task tools (TaskCreate,
 //      TaskUpdate, TaskList, TodoWrite, Agent, and ToolSearch that loads the
 //      deferred ones) run without a prompt and without allow rules;
-//   d. the audit trail holds each decision with the answer the host got.
+//   d. the audit trail holds each decision with the answer the host got, and
+//      for each call togmal passed or asked about, whether it then ran or was
+//      refused (the PostToolUse and PostToolBatch events, outcome entries).
 //
 // A control run first puts a hook that takes no decision (prints `{}`) in
 // togmal's place: it shows what `pass` must look like, that the harness tells
@@ -218,7 +220,9 @@ test('Claude Code carries out togmal\'s decisions', { timeout: 120_000 }, async 
     const installed = run(binary, ['install', 'claude-code']);
     assert.match(installed, /ran claude mcp add --scope user togmal -- /);
     const togmalSettings = JSON.parse(readFileSync(settingsFile, 'utf8'));
-    assert.match(togmalSettings.hooks.PreToolUse[0].hooks[0].command, /togmal hook$/);
+    for (const event of ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionDenied', 'PostToolBatch']) {
+      assert.match(togmalSettings.hooks[event]?.[0]?.hooks[0].command ?? '', /togmal hook$/, `${event} registered`);
+    }
     const sessions = {};
 
     await step(t, 'togmal check reports the levels these scenarios rely on', () => {
@@ -318,8 +322,9 @@ test('Claude Code carries out togmal\'s decisions', { timeout: 120_000 }, async 
     });
 
     await step(t, 'd. the audit trail holds each decision and the answer the host got', () => {
-      const entries = run(binary, ['audit', 'tail', '--json', '-n', '1000']).split('\n').filter(Boolean)
-        .map((line) => JSON.parse(line)).filter((e) => e.kind === 'decision');
+      const trail = run(binary, ['audit', 'tail', '--json', '-n', '1000']).split('\n').filter(Boolean)
+        .map((line) => JSON.parse(line));
+      const entries = trail.filter((e) => e.kind === 'decision');
       const decisionsOf = (session, toolName, command) => entries
         .filter((e) => e.session === session && e.tool_name === toolName &&
           (command === undefined || e.input?.command === command))
@@ -340,6 +345,27 @@ test('Claude Code carries out togmal\'s decisions', { timeout: 120_000 }, async 
       }
       for (const tool of ['ToolSearch', TOGMAL_TOOL, ...TASK_TOOLS, 'Agent']) expect(sessions.tools, tool, undefined, 'allow');
       for (const tool of ['ToolSearch', 'TodoWrite']) expect(sessions.todo, tool, undefined, 'allow');
+
+      // What became of each call: an outcome for the passed and asked ones
+      // only, naming the decision's tool_use_id.
+      const outcomesOf = (session) => trail.filter((e) => e.kind === 'outcome' && e.session === session);
+      const expectOutcome = (session, outcome) => {
+        if (session === undefined) return;
+        const decided = entries.filter((e) => e.session === session && ['pass', 'ask'].includes(e.decision));
+        const outcomes = outcomesOf(session);
+        assert.deepEqual(outcomes.map((e) => e.decision), outcome === undefined ? [] : [outcome],
+          `session ${session}: outcomes recorded: ${JSON.stringify(outcomes)}`);
+        if (outcome !== undefined) {
+          assert.equal(outcomes[0].detail?.tool_use_id, decided[0]?.detail?.tool_use_id,
+            `session ${session}: the outcome names the decision's call`);
+        }
+      };
+      expectOutcome(sessions.allowedBySettings, 'ran');
+      expectOutcome(sessions.allowedByFlag, 'ran');
+      expectOutcome(sessions.notAllowed, 'refused');
+      expectOutcome(sessions.bypass, 'refused');
+      for (const session of sessions.l3 ?? []) expectOutcome(session, undefined);
+      expectOutcome(sessions.tools, undefined);
     });
 
     const outside = fake.unknown.filter((u) => u.method === 'CONNECT');

@@ -426,5 +426,49 @@ TEST_F(HookProcess, ConcurrentHooksKeepOneAuditChain) {
   EXPECT_EQ(Audit().size(), static_cast<std::size_t>(kHooks));
 }
 
+// After the call: Claude Code's PostToolUse and PostToolBatch events, sent to
+// the same command, record what became of a call togmal passed, and print
+// nothing (they must never block or change the call).
+TEST_F(HookProcess, WhatBecameOfAPassedCallIsRecordedAndNothingIsPrinted) {
+  json ran = Event("Bash", {{"command", "npm install left-pad"}});
+  EXPECT_EQ(Decision(Hook(ran.dump())), "pass");
+  json refused = Event("Bash", {{"command", "npm install right-pad"}});
+  refused["tool_use_id"] = "toolu_02REFUSED";
+  EXPECT_EQ(Decision(Hook(refused.dump())), "pass");
+
+  json after = ran;
+  after["hook_event_name"] = "PostToolUse";
+  after["tool_response"] = {{"stdout", "added 1 package"}, {"stderr", ""}};
+  json batch = {
+      {"session_id", ran["session_id"]},
+      {"cwd", ran["cwd"]},
+      {"hook_event_name", "PostToolBatch"},
+      {"tool_calls", json::array({{{"tool_name", "Bash"},
+                                   {"tool_input", ran["tool_input"]},
+                                   {"tool_use_id", ran["tool_use_id"]},
+                                   {"tool_response", "added 1 package"}},
+                                  {{"tool_name", "Bash"},
+                                   {"tool_input", refused["tool_input"]},
+                                   {"tool_use_id", "toolu_02REFUSED"},
+                                   {"tool_response", "This command requires approval"}}})}};
+  for (const json& event : {after, batch}) {
+    auto result =
+        RunProcess({TogmalBinary(), "hook"}, event.dump(), env_, std::chrono::seconds(60));
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(result.out, "") << "an after-the-call event is not answered";
+  }
+  std::vector<std::pair<std::string, std::string>> outcomes;
+  for (const store::AuditEntry& entry : Audit()) {
+    if (entry.kind == store::AuditKind::kOutcome) {
+      outcomes.emplace_back(entry.detail.value("tool_use_id", ""), entry.decision);
+      EXPECT_EQ(entry.detail.value("decided", ""), "pass");
+    }
+  }
+  EXPECT_EQ(outcomes, (std::vector<std::pair<std::string, std::string>>{
+                          {"toolu_01ABCDEF", "ran"}, {"toolu_02REFUSED", "refused"}}));
+  auto verify = RunProcess({TogmalBinary(), "audit", "verify"}, "", env_, std::chrono::seconds(60));
+  EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
+}
+
 }  // namespace
 }  // namespace togmal

@@ -3,7 +3,9 @@
 /// This is data about the hosts, not logic: installer.h applies it.
 ///
 ///   target          | scope   | file
-///   claude-code     | user    | ~/.claude/settings.json            hooks.PreToolUse
+///   claude-code     | user    | ~/.claude/settings.json            hooks.PreToolUse, PostToolUse,
+///                   |         |                                    PostToolUseFailure,
+///                   |         |                                    PermissionDenied, PostToolBatch
 ///                   | project | DIR/.claude/settings.json,         and DIR/.mcp.json
 ///                   |         |                                    mcpServers.togmal
 ///                   | local   | DIR/.claude/settings.local.json

@@ -102,6 +102,16 @@ struct PruneReport {
   std::optional<int64_t> checkpoint_id;
 };
 
+/// What the recent trail holds for one tool call (RecentToolUse).
+struct ToolUseRecord {
+  std::string decision;      ///< "pass" or "ask" when the call was handed to a person; else ""
+  bool has_outcome = false;  ///< an outcome entry names the call already
+};
+
+/// How many of the newest entries RecentToolUse looks through: a call's
+/// outcome comes while the person is still at it, a few calls later.
+inline constexpr int64_t kRecentToolUseWindow = 2000;
+
 /// The audit trail of one database. Cheap to construct and copy; the database must outlive it.
 class AuditLog {
  public:
@@ -136,6 +146,12 @@ class AuditLog {
   /// redrawn every few hundred milliseconds.
   Result<std::map<std::string, int64_t>> DecisionsSince(std::string_view since,
                                                         std::string_view project = {});
+  /// The pass/ask decision and the outcome, if any, recorded for the call
+  /// `tool_use_id` among the newest `window` entries (bounded: the hook's
+  /// after-the-call events look this up for every call).
+  Result<ToolUseRecord> RecentToolUse(std::string_view tool_use_id,
+                                      int64_t window = kRecentToolUseWindow);
+
   /// Decision entries that pass `filter`, by decision and then level.
   Result<DecisionTally> DecisionCounts(const AuditFilter& filter);
 
