@@ -33,7 +33,7 @@ class PathList {
 
   /// The patterns, in order (for the build-time compiler and tests).
   std::vector<std::string> Patterns() const;
-  bool empty() const { return owned_->empty() && compiled_.size == 0; }
+  bool empty() const { return (!owned_ || owned_->empty()) && compiled_.size == 0; }
 
   /// Adds `more` after the patterns already in the list.
   void Append(const std::vector<std::string>& more);
@@ -45,7 +45,8 @@ class PathList {
   struct Index;
   const Index& Indexed() const;
 
-  // The patterns: the owned ones (from YAML), or else the compiled ones.
+  // The patterns: the owned ones (from YAML), or else the compiled ones;
+  // neither, and no index, for an empty list.
   std::shared_ptr<const std::vector<std::string>> owned_;
   util::RawStrings compiled_;
   // Built on first use; shared by copies (the patterns never change after

@@ -292,10 +292,16 @@ struct Tables {
   /// The built-in entries not yet looked up (set by Classifier::Compiled()).
   std::shared_ptr<const LazyCommands> compiled_commands;
   std::vector<ToolEntry> tools;
+  /// Parsed entries (from YAML); they shadow the compiled ones, which are
+  /// looked up where they are (sorted by name) instead of copied at start-up.
   std::unordered_map<std::string, AssignmentEntry> assignments;
+  RawList<RawAssignment> compiled_assignments;
 
   /// The entry for a lower-cased command name, or null.
   const CommandNode* FindCommand(const std::string& name) const;
+  /// The entry for a variable name (a glob entry such as GIT_CONFIG_KEY_* for
+  /// a numbered family), or std::nullopt.
+  std::optional<AssignmentEntry> FindAssignment(std::string_view name) const;
 };
 
 /// Parses `yaml` into `tables`, replacing entries of the same name.

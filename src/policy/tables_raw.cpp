@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "tables.h"
+#include "togmal/util/glob.h"
 
 namespace togmal::policy {
 namespace {
@@ -87,9 +88,7 @@ void TablesFromCompiled(const CompiledTables& compiled, Tables& tables) {
     tool.command = raw.command;
     tables.tools.push_back(std::move(tool));
   }
-  for (const RawAssignment& raw : compiled.assignments) {
-    tables.assignments[raw.name] = {raw.level, raw.why};
-  }
+  tables.compiled_assignments = compiled.assignments;
 }
 
 const CommandNode* LazyChildren::Get(std::size_t index, const RawCommandNode& raw) {
@@ -116,6 +115,30 @@ const CommandNode* LazyCommands::Find(std::string_view name) const {
   if (!slot)
     slot = std::make_unique<const CommandNode>(NodeFromRaw(compiled_.entries.data[found->entry]));
   return slot.get();
+}
+
+std::optional<AssignmentEntry> Tables::FindAssignment(std::string_view name) const {
+  if (auto found = assignments.find(std::string(name)); found != assignments.end()) {
+    return found->second;
+  }
+  const auto compiled = std::lower_bound(compiled_assignments.begin(), compiled_assignments.end(),
+                                         name, [](const RawAssignment& item, std::string_view key) {
+                                           return std::string_view(item.name) < key;
+                                         });
+  if (compiled != compiled_assignments.end() && std::string_view(compiled->name) == name) {
+    return AssignmentEntry{compiled->level, compiled->why};
+  }
+  // Numbered families such as GIT_CONFIG_KEY_0 are globs in the table.
+  for (const auto& [pattern, entry] : assignments) {
+    if (pattern.find('*') != std::string::npos && util::GlobMatches(pattern, name)) return entry;
+  }
+  for (const RawAssignment& raw : compiled_assignments) {
+    if (std::string_view(raw.name).find('*') != std::string_view::npos &&
+        util::GlobMatches(raw.name, name)) {
+      return AssignmentEntry{raw.level, raw.why};
+    }
+  }
+  return std::nullopt;
 }
 
 const CommandNode* Tables::FindCommand(const std::string& name) const {

@@ -113,50 +113,40 @@ void Walker::CheckAssignment(std::string_view assignment, std::string_view segme
   if (end == std::string_view::npos) return;
   std::string_view name = assignment.substr(0, end);
   if (!name.empty() && name.back() == '+') name.remove_suffix(1);
-  auto found = tables_.assignments.find(std::string(name));
-  if (found == tables_.assignments.end()) {
-    // Numbered families such as GIT_CONFIG_KEY_0 are globs in the table.
-    for (auto entry = tables_.assignments.begin(); entry != tables_.assignments.end(); ++entry) {
-      if (entry->first.find('*') != std::string::npos && util::GlobMatches(entry->first, name)) {
-        found = entry;
-        break;
-      }
+  const std::optional<AssignmentEntry> found = tables_.FindAssignment(name);
+  if (!found) {
+    // Positive knowledge: a variable the tables do not name, handed to the
+    // programs started, may change what they load or run. A shell variable
+    // (`n=0`, `files=(…)`) reaches them only when its name is already
+    // exported: one in capitals may be.
+    bool capitals = true;
+    for (char c : name) capitals = capitals && !std::islower(static_cast<unsigned char>(c));
+    // `x=--compress-program=sh; sort $x f`: a value that is an option
+    // reaches a later command where no list checks it.
+    std::string_view value = assignment.substr(end + 1);
+    while (!value.empty() && (value.front() == '"' || value.front() == '\'')) {
+      value.remove_prefix(1);
     }
-    if (found == tables_.assignments.end()) {
-      // Positive knowledge: a variable the tables do not name, handed to the
-      // programs started, may change what they load or run. A shell variable
-      // (`n=0`, `files=(…)`) reaches them only when its name is already
-      // exported: one in capitals may be.
-      bool capitals = true;
-      for (char c : name) capitals = capitals && !std::islower(static_cast<unsigned char>(c));
-      // `x=--compress-program=sh; sort $x f`: a value that is an option
-      // reaches a later command where no list checks it.
-      std::string_view value = assignment.substr(end + 1);
-      while (!value.empty() && (value.front() == '"' || value.front() == '\'')) {
-        value.remove_prefix(1);
-      }
-      const bool option_value = value.size() > 1 && value.front() == '-';
-      if (!exported && !capitals && !option_value) return;
-      if (option_value && !exported && !capitals) {
-        Add(Level::kL2,
-            "Stores the option '" + Shorten(value, 40) + "' in " + std::string(name) +
-                ": a later command would take it unchecked; a person decides.",
-            segment);
-        return;
-      }
+    const bool option_value = value.size() > 1 && value.front() == '-';
+    if (!exported && !capitals && !option_value) return;
+    if (option_value && !exported && !capitals) {
       Add(Level::kL2,
-          "togmal does not know what setting " + std::string(name) +
-              " does to the programs that read it (not in the assignments table); a person "
-              "decides.",
+          "Stores the option '" + Shorten(value, 40) + "' in " + std::string(name) +
+              ": a later command would take it unchecked; a person decides.",
           segment);
       return;
     }
+    Add(Level::kL2,
+        "togmal does not know what setting " + std::string(name) +
+            " does to the programs that read it (not in the assignments table); a person "
+            "decides.",
+        segment);
+    return;
   }
-  std::string why = found->second.why.empty()
-                        ? "Setting " + std::string(name) + " " +
-                              std::string(GenericPhrase(found->second.level)) + "."
-                        : found->second.why;
-  Add(found->second.level, std::move(why), segment);
+  std::string why = found->why.empty() ? "Setting " + std::string(name) + " " +
+                                             std::string(GenericPhrase(found->level)) + "."
+                                       : found->why;
+  Add(found->level, std::move(why), segment);
 }
 
 void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& facts,
