@@ -267,8 +267,14 @@ bool Walker::CopiesExample(std::string_view source, std::string_view destination
 }
 
 void Walker::CheckReadPath(std::string_view path, Level base, std::string_view segment) {
-  if (path.empty() || path.size() > 4096 || path.find_first_of(" \t\n") != std::string_view::npos) {
-    return;  // text, not a path
+  // Text, not a path: a line break, or blanks in a word that names no folder
+  // (`grep 'login data' f`) or reads as code (`open("/x")`, `a; b`). A path
+  // may hold blanks (`~/.config/google-chrome/Default/Login\ Data`).
+  if (path.empty() || path.size() > 4096 || path.find('\n') != std::string_view::npos ||
+      (path.find_first_of(" \t") != std::string_view::npos &&
+       (path.find('/') == std::string_view::npos ||
+        path.find_first_of("()\"';={}<>|&$`") != std::string_view::npos))) {
+    return;
   }
   // Case-insensitive file systems open `~/.SSH/ID_RSA` as the key itself.
   const std::string normalized = FoldPath(NormalizePath(path));
