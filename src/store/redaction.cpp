@@ -413,11 +413,14 @@ std::vector<std::vector<Word>> Commands(std::string_view text) {
     while (i < size && !ends_word(data[i])) {
       const char d = data[i];
       if (d == '\'' || d == '"') {
+        // A quote that never closes is prose (`npm's settings`), not a
+        // string that swallows the rest of the text and the commands in it.
         const std::size_t close = text.find(d, i + 1);
-        const std::size_t stop = close == std::string_view::npos ? size : close;
-        word.text.append(data + i + 1, stop - i - 1);
-        i = close == std::string_view::npos ? size : close + 1;
-        continue;
+        if (close != std::string_view::npos) {
+          word.text.append(data + i + 1, close - i - 1);
+          i = close + 1;
+          continue;
+        }
       }
       if (d == '\\' && i + 1 < size) {
         word.text += data[i + 1];

@@ -292,6 +292,15 @@ TEST(RedactionJson, ATokenUsedAsAMemberNameIsRedactedAndNoValueIsLost) {
   EXPECT_EQ(value["headers"]["plain"], 1);
 }
 
+TEST(Redaction, AnApostropheInProseDoesNotHideTheCommandAfterIt) {
+  const std::string reason =
+      "togmal L2: changes npm's settings for every project. "
+      "(`npm config set //registry.npmjs.org/:_authToken npmAuthZZ05`)";
+  const std::string stored = RedactSecrets(reason);
+  EXPECT_EQ(stored.find("npmAuthZZ05"), std::string::npos) << stored;
+  EXPECT_NE(stored.find("npm's settings"), std::string::npos) << stored;
+}
+
 TEST(RedactionJson, InPlaceSaysWhetherTextChanged) {
   std::string text = "export API_KEY=abc123secret";
   EXPECT_TRUE(RedactSecretsIn(text));
