@@ -1,6 +1,9 @@
-// `togmal hook [--host NAME]`: an agent host's pre-tool command hook. Reads
-// one JSON object on stdin, prints one decision line in the host's format,
-// exits 0 (2 when it cannot print: see hook/pre_tool_use.h).
+// `togmal hook [--host NAME]`: an agent host's tool hook. Reads one JSON
+// object on stdin. A pre-tool event gets one decision line in the host's
+// format, exit 0 (2 when it cannot print: see hook/pre_tool_use.h); Claude
+// Code's after-tool events (PostToolUse, PostToolUseFailure, PermissionDenied,
+// PostToolBatch) are recorded as outcomes and get no output
+// (hook/after_tool_use.h).
 #include <iostream>
 #include <memory>
 #include <string>
@@ -19,7 +22,11 @@ Action DefineHook(CLI::App& command) {
                      "Whose hook contract to speak: claude (default), codex, gemini, copilot, "
                      "cursor");
   command.footer(
-      "Set up with `togmal install HOST`, or by hand in Claude Code's settings.json:\n"
+      "Reads one hook event on stdin. PreToolUse gets a decision; PostToolUse, "
+      "PostToolUseFailure, PermissionDenied and PostToolBatch record what became of a call "
+      "togmal let through (ran, failed, refused) and print nothing.\n"
+      "Set up with `togmal install HOST`, or by hand in Claude Code's settings.json (the same "
+      "entry under each event above):\n"
       R"(  {"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"togmal hook"}]}]}})");
   return [options, host, db] {
     const auto named = hook::HostNamed(*host);

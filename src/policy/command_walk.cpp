@@ -85,7 +85,7 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   const std::size_t path_findings_begin = FindingCount();
   CheckPaths(command, *program, words, segment);
   const bool wrapper = command.runner != nullptr && command.runner->runs == Runs::kWrapper;
-  if (!wrapper) AnalyseProgram(*program, name, words, start, command.level, segment, code_depth);
+  if (!wrapper) AnalyseProgram(command, name, words, start, segment, code_depth);
   // npx reads the package managers' settings (node-options) before it runs the program.
   if (wrapper && program == tables_.FindCommand("npx") && !line_.cwd_unknown) {
     RunnerSettings(line_.cwd, segment);

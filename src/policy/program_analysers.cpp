@@ -3,8 +3,11 @@
 // `alias`/`trap` bodies, and commands that print secrets to the agent.
 // A sed command line's scripts are found first (SedScriptsGiven), then each
 // is read command by command (SedCommands).
+#include <algorithm>
 #include <cctype>
 #include <iterator>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "walker.h"
@@ -93,18 +96,18 @@ bool ExpandsSecret(std::string_view text) {
   return false;
 }
 
-/// Output-file spellings every program shares; an entry's output_options add its own.
+/// Output-file spellings many programs share. Only a command that changes
+/// something is judged by them: `grep -o` and `journalctl --output=json` are
+/// no files.
 constexpr std::string_view kSharedOutputOptions[] = {
     "-o", "--output", "--output-file", "-fprint", "-fprintf", "-fprint0", "-fls", "--log-file"};
 
-/// The files a command names as its outputs: `-o F`, `--output=F`, and for a
-/// short option that takes a value, `-oF` and a cluster ending in it
-/// (`-so/etc/x` is `-s -o /etc/x`, as getopt reads it).
-std::vector<std::string_view> OutputFiles(const CommandNode& entry, const std::vector<Word>& words,
-                                          std::size_t start) {
-  std::vector<std::string_view> options(std::begin(kSharedOutputOptions),
-                                        std::end(kSharedOutputOptions));
-  options.insert(options.end(), entry.output_options.begin(), entry.output_options.end());
+/// The files a command names with one of `options` as its outputs: `-o F`,
+/// `--output=F`, and for a short option that takes a value, `-oF` and a
+/// cluster ending in it (`-so/etc/x` is `-s -o /etc/x`, as getopt reads it).
+std::vector<std::string_view> OutputFiles(const CommandNode& entry,
+                                          std::span<const std::string_view> options,
+                                          const std::vector<Word>& words, std::size_t start) {
   auto takes_value = [&entry](std::string_view option) {
     return Contains(entry.options_with_value, option) || Contains(entry.output_options, option);
   };
@@ -143,9 +146,11 @@ std::vector<std::string_view> OutputFiles(const CommandNode& entry, const std::v
 
 }  // namespace
 
-void Walker::AnalyseProgram(const CommandNode& entry, std::string_view name,
-                            const std::vector<Word>& words, std::size_t start, Level level,
+void Walker::AnalyseProgram(const JudgedCommand& command, std::string_view name,
+                            const std::vector<Word>& words, std::size_t start,
                             std::string_view segment, int code_depth) {
+  const CommandNode& entry = *command.path.front().node;
+  const Level level = command.level;
   // The table's `analyser` key chooses the program-specific analyser.
   const std::string& analyser = entry.analyser;
   if (analyser == "sed") SedScript(words, start, segment);
@@ -156,10 +161,25 @@ void Walker::AnalyseProgram(const CommandNode& entry, std::string_view name,
   if (analyser == "package_script") PackageScript(entry, words, start, segment, code_depth);
   if (analyser == "git") GitElsewhere(entry, words, start, segment);
   // A command that changes something and names its output file (`sort -o F`,
-  // `git diff --output=F`, `gcc -o F`, `find -fprint F`, `wget -O F`): F is written.
-  if (level >= Level::kL1) {
-    for (std::string_view file : OutputFiles(entry, words, start)) {
-      CheckWritePath(file, Level::kL1, Level::kL2, segment, "Writes");
+  // `gcc -o F`, `find -fprint F`): F is written. An option the table declares
+  // as an output (`output_options` of the program or of a subcommand on the
+  // way: `git shortlog --output=F`, `wget -O F`) writes F whatever the
+  // command's level: a command that only reads still writes there.
+  std::vector<std::string_view> written;
+  if (level >= Level::kL1) written = OutputFiles(entry, kSharedOutputOptions, words, start);
+  for (const PathStep& step : command.path) {
+    if (step.node->output_options.empty()) continue;
+    const std::vector<std::string_view> declared(step.node->output_options.begin(),
+                                                 step.node->output_options.end());
+    for (std::string_view file : OutputFiles(*step.node, declared, words, step.index)) {
+      written.push_back(file);
+    }
+  }
+  // `wget -o log` names -o in both lists: one finding per word, in order.
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    if (std::find(written.begin(), written.begin() + static_cast<std::ptrdiff_t>(i), written[i]) ==
+        written.begin() + static_cast<std::ptrdiff_t>(i)) {
+      CheckWritePath(written[i], Level::kL1, Level::kL2, segment, "Writes");
     }
   }
   if (level >= Level::kL1 && !line_.cwd_unknown && line_.cwd_in_project &&

@@ -297,9 +297,9 @@ class Walker {
   // Program-specific analysers (program_analysers.cpp, package_scripts.cpp,
   // windows_shells.cpp, guard_paths.cpp): what a command runs or touches
   // through its own options, scripts and arguments.
-  void AnalyseProgram(const CommandNode& entry, std::string_view name,
-                      const std::vector<Word>& words, std::size_t start, Level level,
-                      std::string_view segment, int code_depth);
+  void AnalyseProgram(const JudgedCommand& command, std::string_view name,
+                      const std::vector<Word>& words, std::size_t start, std::string_view segment,
+                      int code_depth);
   void GitElsewhere(const CommandNode& entry, const std::vector<Word>& words, std::size_t start,
                     std::string_view segment);
   void SedScript(const std::vector<Word>& words, std::size_t start, std::string_view segment);

@@ -35,11 +35,17 @@ assert.equal(manifest.version, version, 'plugin.json version is the project vers
 assert.equal(typeof manifest.description, 'string');
 
 const hooks = load('hooks/hooks.json');
-assert.deepEqual(Object.keys(hooks.hooks), ['PreToolUse'], 'hooks.json: only a PreToolUse hook');
-const groups = hooks.hooks.PreToolUse;
-assert.equal(groups.length, 1);
-assert.equal(groups[0].matcher, '*', 'every tool call is judged');
-assert.deepEqual(groups[0].hooks.map((h) => [h.type, h.command]), [['command', 'togmal hook']]);
+// The decision before a call, and what became of it after (ran, failed,
+// refused), as `togmal install claude-code` registers them.
+assert.deepEqual(
+  Object.keys(hooks.hooks).sort(),
+  ['PermissionDenied', 'PostToolBatch', 'PostToolUse', 'PostToolUseFailure', 'PreToolUse'],
+  'hooks.json: the decision and outcome events');
+for (const [event, groups] of Object.entries(hooks.hooks)) {
+  assert.equal(groups.length, 1, event);
+  assert.equal(groups[0].matcher, '*', `${event}: every tool call`);
+  assert.deepEqual(groups[0].hooks.map((h) => [h.type, h.command]), [['command', 'togmal hook']], event);
+}
 
 const mcp = load('.mcp.json');
 assert.deepEqual(mcp.mcpServers, { togmal: { command: 'togmal', args: ['serve'] } });
@@ -58,6 +64,14 @@ case "$answer" in
   *'"permissionDecision":"deny"'*) ;;
   *) echo "FAIL: '$hook_command' on rm -rf /: $answer" >&2; exit 1 ;;
 esac
+# An outcome event through the plugin's PostToolUse command: recorded, no output.
+post_command=$("$node" -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).hooks.PostToolUse[0].hooks[0].command)' "$plugin/hooks/hooks.json")
+outcome=$(printf '%s' '{"session_id":"s","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash","tool_use_id":"t1","tool_input":{"command":"ls"},"tool_response":{}}' |
+  sh -c "$post_command")
+if [ -n "$outcome" ]; then
+  echo "FAIL: '$post_command' printed on PostToolUse: $outcome" >&2
+  exit 1
+fi
 serve_command=$("$node" -e 'const s = JSON.parse(require("fs").readFileSync(process.argv[1])).mcpServers.togmal; console.log([s.command, ...s.args].join(" "))' "$plugin/.mcp.json")
 reply=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"check","version":"1"}}}' |
   $serve_command)
