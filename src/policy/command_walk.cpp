@@ -4,6 +4,9 @@
 // find's -exec, a code string). Walker::Words runs these steps in order.
 #include <algorithm>
 #include <cctype>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "walker.h"
 
@@ -44,6 +47,45 @@ std::vector<PathStep> SubcommandPath(const CommandNode& program, const std::vect
     ++i;
   }
   return path;
+}
+
+/// The commands an input-driven runner (xargs) runs, with its input's words:
+/// one per word put where the -I placeholder is, else one with them appended
+/// as operands. At most 64 words: enough to see what is named, bounded for a
+/// long here-document.
+std::vector<std::vector<Word>> InputCommands(const std::vector<Word>& words, std::size_t from,
+                                             std::string_view input, const std::string& replace) {
+  std::vector<Word> items;
+  std::size_t i = 0;
+  while (i < input.size() && items.size() < 64) {
+    while (i < input.size() && std::isspace(static_cast<unsigned char>(input[i]))) ++i;
+    std::size_t end = i;
+    while (end < input.size() && !std::isspace(static_cast<unsigned char>(input[end]))) ++end;
+    if (end > i) {
+      Word item{std::string(input.substr(i, end - i))};
+      item.expands = item.text.find('$') != std::string::npos;
+      items.push_back(std::move(item));
+    }
+    i = end;
+  }
+  std::vector<std::vector<Word>> commands;
+  if (replace.empty()) {
+    commands.emplace_back(words.begin(), words.end());
+    commands.back().insert(commands.back().end(), items.begin(), items.end());
+    return commands;
+  }
+  for (const Word& item : items) {
+    std::vector<Word>& command = commands.emplace_back(words.begin(), words.end());
+    for (std::size_t k = from; k < command.size(); ++k) {
+      std::string& text = command[k].text;
+      for (std::size_t at = text.find(replace); at != std::string::npos;
+           at = text.find(replace, at + item.text.size())) {
+        text.replace(at, replace.size(), item.text);
+        command[k].expands = command[k].expands || item.expands;
+      }
+    }
+  }
+  return commands;
 }
 
 }  // namespace
@@ -405,6 +447,7 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
   const std::string& why = command.why;
   std::size_t j = index + 1;
   int skip = node.skip_positionals;
+  std::string replace;  // xargs -I STR: where each input line goes
   while (j < words.size()) {
     const std::string& text = words[j].text;
     if (text == "--") {
@@ -412,6 +455,9 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
       break;
     }
     if (IsOptionWord(text)) {
+      if (text == "-I" && j + 1 < words.size()) replace = words[j + 1].text;
+      if (text.size() > 2 && text.starts_with("-I")) replace = text.substr(2);
+      if (text == "-i" || text == "--replace") replace = "{}";
       for (const std::string& query : node.query_options) {
         if (FlagMatches(query, text)) {
           Add(Level::kL0, "'" + words[index].text + " " + text + "' only looks a command up.",
@@ -466,7 +512,16 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
     for (std::size_t k = j; k < words.size(); ++k) segments_->back().argv.push_back(words[k].text);
   }
   ++line_.wrapped;
-  Words(words, j, stdin_source, segment, code_depth);
+  if (!node.default_command.empty() && stdin_source.known) {
+    // `echo ~/.ssh/id_rsa | xargs cat`: the words xargs reads are the
+    // command's operands (or fill its -I placeholder), judged as if written there.
+    for (const std::vector<Word>& command_words :
+         InputCommands(words, j, stdin_source.text, replace)) {
+      Words(command_words, j, Stdin{}, segment, code_depth);
+    }
+  } else {
+    Words(words, j, stdin_source, segment, code_depth);
+  }
   --line_.wrapped;
 }
 
