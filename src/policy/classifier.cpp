@@ -222,6 +222,18 @@ Classification Classifier::Classify(const ToolCall& call) const {
   for (const std::string& name : tool->reads) {
     if (const auto path = field(name)) walker.CheckReadPath(*path, tool->level, *path);
   }
+  // Grep for `password` in ~: where it looks is its first path field, else
+  // the directory the call runs in.
+  if (!tool->searches.empty()) {
+    const std::optional<std::string> path =
+        tool->reads.empty() ? std::nullopt : field(tool->reads.front());
+    const std::string where = path ? *path : call.cwd;
+    for (const std::string& name : tool->searches) {
+      if (const auto searched = field(name)) {
+        walker.SearchedForSecrets(*searched, where, call.tool_name);
+      }
+    }
+  }
   Finish(result);
   return result;
 }

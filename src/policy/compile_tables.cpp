@@ -132,6 +132,7 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
     Field(out, "reads", Strings(tool.reads));
     Field(out, "writes", Strings(tool.writes));
     if (!tool.command.empty()) out += ", .command = " + CppString(tool.command);
+    Field(out, "searches", Strings(tool.searches));
     return out + "}";
   }
 };

@@ -14,9 +14,11 @@ namespace {
 
 /// Lower-case parts of a search pattern or file name that ask for a secret.
 constexpr std::string_view kSecretWords[] = {
-    "token",      "secret", "passw",      "passwd", "pwd",    "api_key", "apikey", "api-key",
-    "access",     "priv",   "credential", "auth",   "bearer", "aws_",    "ghp_",   "gho_",
-    "github_pat", "glpat",  "sk-",        "xox",    "akia",   "begin",   "cookie", "session"};
+    "token", "secret", "passw", "passwd", "pwd", "api_key", "apikey", "api-key", "access", "priv",
+    "credential", "auth", "bearer", "aws_", "ghp_", "gho_", "github_pat", "glpat", "sk-", "xox",
+    "akia", "begin", "cookie", "session",
+    // A regular expression spells a key name in parts (`api[_-]?key`).
+    "key"};
 
 /// Whether `text` holds `word` (lower case), ignoring case; no allocation:
 /// it runs on every word of a search.
@@ -124,6 +126,22 @@ SecretSearch ReadSearch(const CommandNode& entry, std::string_view name,
 }
 
 }  // namespace
+
+void Walker::SearchedForSecrets(std::string_view searched, std::string_view path,
+                                std::string_view segment) {
+  const Level level = tables_.settings.secrets_output;
+  if (level == Level::kL0) return;
+  // A pattern (`password`) or a file glob (`*.env`, `id_*`) that asks for secrets.
+  const std::string lower = Lower(searched);
+  const bool secret =
+      SecretWord(lower) || SecretFileName(lower) || lower.find(".env") != std::string::npos ||
+      lower.find(".pem") != std::string::npos || lower.find("id_") != std::string::npos;
+  if (!secret || !SecretPath(path)) return;
+  Add(level,
+      "Searches '" + Shorten(path, 60) +
+          "', where credentials live, for secrets: what it finds is shown to the agent.",
+      segment);
+}
 
 bool Walker::SecretPath(std::string_view path) const {
   if (path.empty() || path.front() == '-') return false;

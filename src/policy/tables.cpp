@@ -479,8 +479,9 @@ class Loader {
       return tool;
     }
     if (!node.IsMap()) return At(node, "tool '" + name + "': expected a level or a map");
-    if (auto ok = CheckKeys(node, {"level", "why", "outside_project", "reads", "writes", "command"},
-                            "tool '" + name + "'");
+    if (auto ok = CheckKeys(
+            node, {"level", "why", "outside_project", "reads", "writes", "command", "searches"},
+            "tool '" + name + "'");
         !ok) {
       return Fail(ok.error());
     }
@@ -493,8 +494,8 @@ class Loader {
       if (!outside) return Fail(outside.error());
       tool.outside_project = *outside;
     }
-    for (auto [key, target] :
-         {std::pair{"reads", &tool.reads}, std::pair{"writes", &tool.writes}}) {
+    for (auto [key, target] : {std::pair{"reads", &tool.reads}, std::pair{"writes", &tool.writes},
+                               std::pair{"searches", &tool.searches}}) {
       if (!node[key]) continue;
       auto values = Strings(node[key]);
       if (!values) return Fail(values.error());

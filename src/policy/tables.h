@@ -142,6 +142,10 @@ struct ToolEntry {
   std::vector<std::string> reads;
   std::vector<std::string> writes;
   std::string command;
+  /// The fields holding what the tool searches its `reads` paths for (a
+  /// pattern, a file glob): a secret asked for where credentials live is
+  /// the `secrets_output` level, as for `grep -r token ~`.
+  std::vector<std::string> searches;
 };
 
 struct AssignmentEntry {
@@ -219,6 +223,7 @@ struct RawToolEntry {
   const char* why = "";
   RawStrings reads, writes;
   const char* command = "";
+  RawStrings searches;
 };
 
 struct RawAssignment {

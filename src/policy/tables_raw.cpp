@@ -86,6 +86,7 @@ void TablesFromCompiled(const CompiledTables& compiled, Tables& tables) {
     tool.reads = Strings(raw.reads);
     tool.writes = Strings(raw.writes);
     tool.command = raw.command;
+    tool.searches = Strings(raw.searches);
     tables.tools.push_back(std::move(tool));
   }
   tables.compiled_assignments = compiled.assignments;

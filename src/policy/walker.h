@@ -164,6 +164,11 @@ class Walker {
 
   /// Checks a path a command or tool reads or names.
   void CheckReadPath(std::string_view path, Level base, std::string_view segment);
+  /// A search tool asking for `searched` (a pattern or a file glob) under
+  /// `path`: a secret asked for where credentials live is the
+  /// `secrets_output` level (credential_hunting.cpp).
+  void SearchedForSecrets(std::string_view searched, std::string_view path,
+                          std::string_view segment);
   /// Checks a path written to; `inside_level` applies inside the project.
   /// `content` (a Write's or Edit's text) lets a runs_later file's change be
   /// judged on what it holds; without it such a write is at least L2.
