@@ -101,32 +101,46 @@ Tip ReadTip(SQLite::Database& db) {
   return {};
 }
 
-// Chains and inserts `entry`; the caller holds an immediate transaction.
-void AppendInTransaction(SQLite::Database& db, AuditEntry& entry) {
-  const Tip tip = ReadTip(db);
-  if (entry.time.empty()) entry.time = FormatAuditTime(std::chrono::system_clock::now());
-  entry.id = tip.id + 1;
-  entry.prev_hash = tip.hash;
-  entry.hash = ComputeEntryHash(entry, entry.prev_hash);
-  SQLite::Statement insert(db, std::string("INSERT INTO audit (") + kColumns +
-                                   ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-  insert.bind(1, entry.id);
-  insert.bind(2, entry.time);
-  insert.bind(3, std::string(AuditKindName(entry.kind)));
-  BindText(insert, 4, entry.session);
-  BindText(insert, 5, entry.tool_name);
-  BindJson(insert, 6, entry.input);
-  BindText(insert, 7, entry.decision);
-  BindText(insert, 8, entry.level);
-  BindText(insert, 9, entry.rule);
-  BindText(insert, 10, entry.source);
-  BindJson(insert, 11, entry.reasons);
-  insert.bind(12, entry.latency_us);
-  BindJson(insert, 13, entry.detail);
-  insert.bind(14, entry.prev_hash);
-  insert.bind(15, entry.hash);
-  insert.exec();
-}
+// Chains entries onto the tip and inserts them, one statement prepared for
+// all; the caller holds an immediate transaction for the Inserter's life.
+class Inserter {
+ public:
+  explicit Inserter(SQLite::Database& db)
+      : tip_(ReadTip(db)),
+        insert_(db, std::string("INSERT INTO audit (") + kColumns +
+                        ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)") {}
+
+  void Add(AuditEntry& entry) {
+    if (entry.time.empty()) entry.time = FormatAuditTime(std::chrono::system_clock::now());
+    entry.id = tip_.id + 1;
+    entry.prev_hash = tip_.hash;
+    entry.hash = ComputeEntryHash(entry, entry.prev_hash);
+    insert_.reset();
+    insert_.bind(1, entry.id);
+    insert_.bind(2, entry.time);
+    insert_.bind(3, std::string(AuditKindName(entry.kind)));
+    BindText(insert_, 4, entry.session);
+    BindText(insert_, 5, entry.tool_name);
+    BindJson(insert_, 6, entry.input);
+    BindText(insert_, 7, entry.decision);
+    BindText(insert_, 8, entry.level);
+    BindText(insert_, 9, entry.rule);
+    BindText(insert_, 10, entry.source);
+    BindJson(insert_, 11, entry.reasons);
+    insert_.bind(12, entry.latency_us);
+    BindJson(insert_, 13, entry.detail);
+    insert_.bind(14, entry.prev_hash);
+    insert_.bind(15, entry.hash);
+    insert_.exec();
+    tip_ = {entry.id, entry.hash};
+  }
+
+ private:
+  Tip tip_;
+  SQLite::Statement insert_;
+};
+
+void AppendInTransaction(SQLite::Database& db, AuditEntry& entry) { Inserter(db).Add(entry); }
 
 // What reading the stored JSON back yields, so the hash computed now equals
 // the one verify computes later.
@@ -278,36 +292,64 @@ std::string ComputeEntryHash(const AuditEntry& entry, std::string_view prev_hash
 AuditLog::AuditLog(Database& database, AuditOptions options)
     : database_(&database), options_(options) {}
 
+PreparedAuditEntry PrepareAuditEntry(AuditEntry entry, const AuditOptions& options) {
+  // An oversize input is stored as its size, digest and beginning
+  // (stored_input.h), before anything walks all of it.
+  if (std::optional<json> record = OversizeInputRecord(entry.input)) {
+    entry.input = std::move(*record);
+  }
+  // Every stored text passes the same redaction: reasons and details quote
+  // the command. Only the input may be kept raw, when a person opted in.
+  if (!options.store_raw_input) RedactSecretsIn(entry.input);
+  RedactSecretsIn(entry.reasons);
+  RedactSecretsIn(entry.detail);
+  entry.tool_name = RedactSecrets(util::Shorten(entry.tool_name, kMaxStoredFieldBytes));
+  entry.session = RedactSecrets(util::Shorten(entry.session, kMaxStoredFieldBytes));
+  entry.input = Normalised(entry.input);
+  entry.reasons = Normalised(entry.reasons);
+  entry.detail = Normalised(entry.detail);
+  return {std::move(entry)};
+}
+
 Result<int64_t> AuditLog::Append(AuditEntry entry) {
+  PreparedAuditEntry prepared;
   try {
-    // An oversize input is stored as its size, digest and beginning
-    // (stored_input.h), before anything walks all of it.
-    if (std::optional<json> record = OversizeInputRecord(entry.input)) {
-      entry.input = std::move(*record);
-    }
-    // Every stored text passes the same redaction: reasons and details quote
-    // the command. Only the input may be kept raw, when a person opted in.
-    if (!options_.store_raw_input) RedactSecretsIn(entry.input);
-    RedactSecretsIn(entry.reasons);
-    RedactSecretsIn(entry.detail);
-    entry.tool_name = RedactSecrets(util::Shorten(entry.tool_name, kMaxStoredFieldBytes));
-    entry.session = RedactSecrets(util::Shorten(entry.session, kMaxStoredFieldBytes));
-    entry.input = Normalised(entry.input);
-    entry.reasons = Normalised(entry.reasons);
-    entry.detail = Normalised(entry.detail);
+    prepared = PrepareAuditEntry(std::move(entry), options_);
+  } catch (const std::exception& e) {
+    return Fail(std::string("cannot append to the audit trail: ") + e.what());
+  }
+  std::vector<PreparedAuditEntry> one;
+  one.push_back(std::move(prepared));
+  auto ids = AppendAll(std::move(one));
+  if (!ids) return Fail(ids.error());
+  return ids->front();
+}
+
+Result<std::vector<int64_t>> AuditLog::AppendAll(std::vector<PreparedAuditEntry> entries) {
+  std::vector<int64_t> ids;
+  if (entries.empty()) return ids;
+  ids.reserve(entries.size());
+  try {
     SQLite::Database& db = database_->sql();
+    auto insert_all = [&] {
+      Inserter inserter(db);
+      for (PreparedAuditEntry& prepared : entries) {
+        inserter.Add(prepared.entry);
+        ids.push_back(prepared.entry.id);
+      }
+    };
     if (sqlite3_get_autocommit(db.getHandle()) == 0) {
       // The caller's (immediate) transaction already holds the write lock;
-      // the entry commits or rolls back with the caller's other writes.
-      AppendInTransaction(db, entry);
-      return entry.id;
+      // the entries commit or roll back with the caller's other writes.
+      insert_all();
+      return ids;
     }
     // IMMEDIATE takes the write lock before reading the tip: two processes
     // can never chain onto the same entry.
     SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
-    AppendInTransaction(db, entry);
+    insert_all();
     transaction.commit();
-    return entry.id;
+    return ids;
   } catch (const SQLite::Exception& e) {
     return Fail("cannot append to the audit trail: " +
                 DescribeSqliteError(database_->path(), e.getExtendedErrorCode(), e.what()));

@@ -7,6 +7,7 @@
 
 #include "togmal/check/judge.h"
 #include "togmal/rules/rules_watcher.h"
+#include "togmal/store/audit_appender.h"
 #include "togmal/store/audit_log.h"
 #include "togmal/store/shared_database.h"
 #include "togmal/tools/check_arguments.h"
@@ -256,10 +257,13 @@ Result<CheckToolCallOptions> ServeCheckToolCallOptions(
         "until it is fixed)",
         loaded.error());
   }
-  options.append_audit = [database, audit](store::AuditEntry entry) -> Result<int64_t> {
-    return database->With([&](store::Database& db) -> Result<int64_t> {
-      return store::AuditLog(db, audit).Append(std::move(entry));
-    });
+  // Group commit: the entries of the calls the workers judge at the same
+  // moment share one transaction, and each call answers only once its entry
+  // is committed (audit_appender.h).
+  auto appender = std::make_shared<store::AuditAppender>(
+      database, store::AuditAppenderOptions{.audit = audit, .before_commit = nullptr});
+  options.append_audit = [appender](store::AuditEntry entry) -> Result<int64_t> {
+    return appender->Append(std::move(entry));
   };
   options.grants = [database](std::string_view fingerprint, bool consume) {
     return database->With([&](store::Database& db) -> Result<std::optional<store::AllowGrant>> {

@@ -3,8 +3,10 @@
 // clients of both eras (answering, refusing, never answering).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -154,6 +156,60 @@ TEST_F(CheckToolCall, TwoServersAndHooksShareOneAuditChain) {
   }
   EXPECT_EQ(decisions, static_cast<int>(2 * kCallsPerServer) + kHooks);
   EXPECT_TRUE(audit_ids.empty()) << "every acknowledged id is in the trail";
+}
+
+TEST_F(CheckToolCall, PipelinedBurstIsCommittedBeforeItIsAnswered) {
+  // A client pipelining its calls (as serve_throughput does): every call is
+  // answered once, every answer's audit_id is that call's committed entry
+  // (the appends of a burst share transactions: store::AuditAppender), the
+  // chain verifies, and a call sent alone afterwards is answered at once.
+  constexpr int kCalls = 200;
+  ServeClient client({}, env_);
+  client.Initialize("2025-11-25");
+  for (int i = 0; i < kCalls; ++i) {
+    client.Send(ToolCall(i, "togmal_check_tool_call",
+                         {{"tool_name", "Bash"},
+                          {"tool_input", {{"command", i % 2 ? "ls -la src" : "git status"}}},
+                          {"cwd", root_.string()},
+                          {"tool_use_id", "burst-" + std::to_string(i)},
+                          {"response_format", "json"}}));
+  }
+  std::map<int64_t, int> call_of_audit_id;
+  for (int i = 0; i < kCalls; ++i) {
+    const json structured = client.ResponseTo(i)["result"]["structuredContent"];
+    EXPECT_EQ(structured.value("decision", ""), "allow") << structured.dump();
+    ASSERT_TRUE(structured["audit_id"].is_number_integer()) << structured.dump();
+    call_of_audit_id[structured["audit_id"].get<int64_t>()] = i;
+  }
+  EXPECT_EQ(call_of_audit_id.size(), static_cast<std::size_t>(kCalls)) << "ids are unique";
+  const auto started = std::chrono::steady_clock::now();
+  const json lone = client.Call(ToolCall("lone", "togmal_check_tool_call",
+                                         {{"tool_name", "Bash"},
+                                          {"command", "pwd"},
+                                          {"cwd", root_.string()},
+                                          {"response_format", "json"}}));
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(2));
+  EXPECT_TRUE(lone["result"]["structuredContent"]["audit_id"].is_number_integer()) << lone.dump();
+  client.child().CloseStdin();
+  EXPECT_EQ(client.child().Wait(), 0);
+
+  ProcessOutput verify = RunProcess({TogmalBinary(), "audit", "verify"}, "", env_);
+  EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
+  auto db = store::Database::Open(root_ / "togmal.db", {.read_only = true});
+  ASSERT_TRUE(db.ok()) << db.error();
+  auto entries = store::AuditLog(*db).Tail(1000);
+  ASSERT_TRUE(entries.ok()) << entries.error();
+  int decisions = 0;
+  for (const store::AuditEntry& entry : *entries) {
+    if (entry.kind != store::AuditKind::kDecision) continue;
+    const std::string tool_use_id = entry.detail.value("tool_use_id", "");
+    if (tool_use_id.rfind("burst-", 0) != 0) continue;
+    ++decisions;
+    auto it = call_of_audit_id.find(entry.id);
+    ASSERT_NE(it, call_of_audit_id.end()) << "entry " << entry.id << " was never acknowledged";
+    EXPECT_EQ(tool_use_id, "burst-" + std::to_string(it->second));
+  }
+  EXPECT_EQ(decisions, kCalls);
 }
 
 TEST_F(CheckToolCall, ToolInputObjectAndMarkdown) {

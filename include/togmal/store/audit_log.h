@@ -75,6 +75,18 @@ struct AuditOptions {
   bool store_raw_input = false;
 };
 
+/// An entry made ready for storage: its input bounded and (unless raw
+/// storage is on) redacted, its reasons, detail, tool and session redacted,
+/// its JSON normalised to what reading it back yields. A type of its own so
+/// that nothing reaches AppendAll unredacted. Preparing is the CPU-heavy part
+/// of an append and needs no database: a server prepares on the thread that
+/// judged the call, then commits many prepared entries at once
+/// (audit_appender.h).
+struct PreparedAuditEntry {
+  AuditEntry entry;
+};
+PreparedAuditEntry PrepareAuditEntry(AuditEntry entry, const AuditOptions& options);
+
 /// The outcome of Verify(): ok, or the first entry that breaks the chain.
 struct VerifyReport {
   bool ok = true;
@@ -122,6 +134,11 @@ class AuditLog {
   /// Inside a transaction the caller opened (it must be IMMEDIATE), the entry
   /// joins that transaction; otherwise it commits on its own.
   Result<int64_t> Append(AuditEntry entry);
+
+  /// Chains and stores `entries` in order, in one transaction (or in the
+  /// caller's IMMEDIATE transaction, as Append), and returns their ids in the
+  /// same order: all are stored or none is. Group commit (AuditAppender).
+  Result<std::vector<int64_t>> AppendAll(std::vector<PreparedAuditEntry> entries);
 
   /// Walks the whole chain from the anchor (or genesis) and reports the first
   /// entry whose prev_hash or hash does not match.
