@@ -60,9 +60,10 @@ std::unique_ptr<ship::BackgroundShipper> StartShipping(const std::filesystem::pa
     return nullptr;
   }
   if (!settings->Configured()) return nullptr;
-  auto destinations = ship::ChooseDestinations({.environment_fallback = false}, *settings,
-                                               ship::ProcessEnvironment(), ship::CurrentContext(),
-                                               std::chrono::seconds(5));
+  ship::DestinationChoice choice;
+  choice.environment_fallback = false;  // only what settings.yaml names
+  auto destinations = ship::ChooseDestinations(choice, *settings, ship::ProcessEnvironment(),
+                                               ship::CurrentContext(), std::chrono::seconds(5));
   if (!destinations) {
     spdlog::warn("audit shipping is off: {}", destinations.error());
     return nullptr;

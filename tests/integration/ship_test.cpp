@@ -286,8 +286,8 @@ TEST_F(ShipTest, RealRsyslogGetsEveryEntryOnceAsRfc5424) {
   ASSERT_EQ(lines.size(), audit.size()) << rsyslog.Stderr();
   // "togmal MSGID <PRI>1 TIME HOST togmal PID MSGID [togmal@32473 ... seq="N" ...] MSG"
   const std::regex shape(
-      R"(^togmal (\S+) <(\d+)>1 \S+ \S+ togmal \d+ (\S+) \[togmal@32473 [^\]]*seq="(\d+)" )"
-      R"(prev_hash="([0-9a-f]{64})" hash="([0-9a-f]{64})"\] (.*)$)");
+      R"re(^togmal (\S+) <(\d+)>1 \S+ \S+ togmal \d+ (\S+) \[togmal@32473 [^\]]*seq="(\d+)" )re"
+      R"re(prev_hash="([0-9a-f]{64})" hash="([0-9a-f]{64})"\] (.*)$)re");
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::smatch match;
     ASSERT_TRUE(std::regex_search(lines[i], match, shape)) << lines[i];
