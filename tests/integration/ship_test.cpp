@@ -209,6 +209,34 @@ TEST_F(ShipTest, OtlpEndpointAndHeadersFromTheEnvironment) {
       << receiver.LastHead();
 }
 
+// `serve` with a destination in settings.yaml ships in the background, on
+// its own, and stops with the server when stdin closes.
+TEST_F(ShipTest, ServeShipsInTheBackgroundWhenSettingsNameADestination) {
+  Decide();
+  testing::OtlpReceiver receiver;
+  fs::create_directories(root_ / "config/togmal");
+  std::ofstream(root_ / "config/togmal/settings.yaml")
+      << "ship:\n  otlp: http://127.0.0.1:" << receiver.port()
+      << "/v1/logs\n  interval_seconds: 1\n";
+  testing::ChildProcess serve({TogmalBinary(), "serve"}, env_);
+  const std::size_t expected = AllIds().size();
+  for (int i = 0; i < 100 && receiver.Records().size() < expected; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(receiver.Records().size(), expected) << serve.Stderr();
+  EXPECT_EQ(receiver.Problems(), std::vector<std::string>{});
+  const auto stop_started = std::chrono::steady_clock::now();
+  serve.CloseStdin();
+  EXPECT_EQ(serve.Wait(std::chrono::seconds(10)), 0) << serve.Stderr();
+  EXPECT_LT(std::chrono::steady_clock::now() - stop_started, std::chrono::seconds(3))
+      << "the shipping thread held serve's shutdown up";
+  // The same cursor as `audit ship`'s: a run now has nothing new.
+  const ProcessOutput after =
+      Ship({"--otlp", "http://127.0.0.1:" + std::to_string(receiver.port()) + "/v1/logs"});
+  EXPECT_EQ(after.exit_code, 0) << after.err;
+  EXPECT_NE(after.out.find("nothing new"), std::string::npos) << after.out;
+}
+
 // A real rsyslogd (Debian's rsyslog, installed by scripts/dev), run by the
 // test in the foreground with its own configuration, pid file and port.
 class Rsyslog {
