@@ -7,6 +7,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <map>
+#include <string>
+
 #include "togmal/ship/shipper.h"
 
 namespace togmal::ship {
@@ -39,7 +42,8 @@ bool BackgroundShipper::Wait(std::chrono::milliseconds period) {
 
 void BackgroundShipper::Run() {
   const std::chrono::milliseconds period = std::chrono::seconds(settings_.interval_seconds);
-  std::string last_problem;
+  // The last problem said of each destination (by name).
+  std::map<std::string, std::string> said;
   // The first round waits one period too: serve's start-up stays as fast as before.
   while (Wait(period)) {
     auto database = store::Database::Open(database_path_, open_options_);
@@ -56,15 +60,16 @@ void BackgroundShipper::Run() {
         if (report.shipped > 0) {
           spdlog::debug("audit shipping: {} entries to {}", report.shipped, report.destination);
         }
-        last_problem.clear();
+        said.erase(report.destination);
         continue;
       }
       // Said once per problem, not every period while a destination is down.
-      const std::string problem = report.destination + ": " + report.problem;
-      if (problem != last_problem) {
-        spdlog::warn("audit shipping to {} stopped before entry {}: {}", report.destination,
-                     report.first_unshipped.value_or(0), report.problem);
-        last_problem = problem;
+      if (said[report.destination] != report.problem) {
+        spdlog::warn(
+            "audit shipping to {} stopped at entry #{} (not shipped yet; the next round sends it): "
+            "{}",
+            report.destination, report.first_unshipped.value_or(0), report.problem);
+        said[report.destination] = report.problem;
       }
       std::lock_guard lock(mutex_);
       if (stopping_) return;
