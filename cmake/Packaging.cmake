@@ -24,6 +24,11 @@ install(FILES ${TOGMAL_MAN_PAGE} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 set(TOGMAL_DOC_DIR ${CMAKE_INSTALL_DATAROOTDIR}/doc/togmal)
 install(FILES README.md DESTINATION ${TOGMAL_DOC_DIR})
 install(DIRECTORY docs/ DESTINATION ${TOGMAL_DOC_DIR}/docs FILES_MATCHING PATTERN "*.md")
+# The audit shipping timer for machines that only run the hook (docs/shipping.md): user
+# units in Debian's place for them, so `systemctl --user enable --now togmal-ship.timer`
+# finds them.
+install(FILES packaging/systemd/togmal-ship.service packaging/systemd/togmal-ship.timer
+        DESTINATION lib/systemd/user)
 # Debian keeps a package's licence in /usr/share/doc/PACKAGE/copyright.
 install(FILES LICENSE DESTINATION ${TOGMAL_DOC_DIR} RENAME copyright)
 

@@ -1,4 +1,5 @@
-// `togmal audit verify|tail|export|prune`: read and check the audit trail.
+// `togmal audit verify|tail|export|prune|ship`: read and check the audit
+// trail (ship: audit_ship.cpp).
 #include <spdlog/spdlog.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "audit_ship.h"
 #include "command.h"
 #include "database_option.h"
 #include "togmal/store/audit_log.h"
@@ -401,7 +403,14 @@ Action DefineAudit(CLI::App& command) {
                    "Keep this many days (default: audit.retention_days from settings)")
       ->check(CLI::Range(0, 365000));
 
+  CLI::App* ship = command.add_subcommand(
+      "ship",
+      "Send the entries not yet shipped to an OTLP/HTTP endpoint or syslog, then record how far "
+      "it got");
+  Action ship_action = DefineAuditShip(*ship);
+
   return [=] {
+    if (ship->parsed()) return ship_action();
     if (verify->parsed()) return Verify(*verify_options);
     if (tail->parsed()) return Tail(*tail_options);
     if (export_command->parsed()) return Export(*export_options);

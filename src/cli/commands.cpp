@@ -9,7 +9,7 @@ std::span<const CommandSpec> Commands() {
       {"analyze",
        "Analyse a prompt or response for LLM failure modes: risk level, detections, interventions",
        DefineAnalyze},
-      {"audit", "Verify, tail, export or prune the hash-chained audit trail", DefineAudit},
+      {"audit", "Verify, tail, export, prune or ship the hash-chained audit trail", DefineAudit},
       {"check", "Classify a shell command or tool call: level L0-L3, decision and reasons",
        DefineCheck},
       {"doctor",

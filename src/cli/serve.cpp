@@ -12,6 +12,8 @@
 #include "togmal/mcp/server.h"
 #include "togmal/mcp/tool.h"
 #include "togmal/mcp/transport.h"
+#include "togmal/ship/background.h"
+#include "togmal/ship/destinations.h"
 #include "togmal/store/settings.h"
 #include "togmal/tools/analyze_tools.h"
 #include "togmal/tools/check_tool_call_tools.h"
@@ -47,6 +49,30 @@ void RegisterAll(mcp::ToolRegistry& tools, mcp::ResourceRegistry& resources,
 #endif
 }
 
+// When settings.yaml names shipping destinations (`ship:`), a thread ships
+// the audit trail to them every ship.interval_seconds (ship/background.h).
+// Bad shipping settings are logged and leave serving alone.
+std::unique_ptr<ship::BackgroundShipper> StartShipping(const std::filesystem::path& database,
+                                                       bool sync_full) {
+  auto settings = ship::LoadShipSettings();
+  if (!settings) {
+    spdlog::warn("audit shipping is off: {}", settings.error());
+    return nullptr;
+  }
+  if (!settings->Configured()) return nullptr;
+  ship::DestinationChoice choice;
+  choice.environment_fallback = false;  // only what settings.yaml names
+  auto destinations = ship::ChooseDestinations(choice, *settings, ship::ProcessEnvironment(),
+                                               ship::CurrentContext(), std::chrono::seconds(5));
+  if (!destinations) {
+    spdlog::warn("audit shipping is off: {}", destinations.error());
+    return nullptr;
+  }
+  return std::make_unique<ship::BackgroundShipper>(
+      database, store::OpenOptions{.sync_every_commit = sync_full}, *settings,
+      std::move(*destinations));
+}
+
 int Serve(const ServeOptions& options) {
   // A client that closes its end of stdout must not kill us mid-write.
   signal(SIGPIPE, SIG_IGN);
@@ -75,6 +101,8 @@ int Serve(const ServeOptions& options) {
   mcp::ResourceRegistry resources;
   RegisterAll(tools, resources, store_options);
 
+  auto shipper = StartShipping(options.db.Resolve(), settings->audit_sync_full);
+
   mcp::StdioTransport transport(options.max_line_bytes);
   transport.StopOnSignals({SIGTERM, SIGINT});
   mcp::ServerOptions server_options;
@@ -86,6 +114,7 @@ int Serve(const ServeOptions& options) {
                 resources.All().size());
   const int exit_code = server.Run();
   server_slot->store(nullptr);
+  if (shipper) shipper->Stop();
   return exit_code;
 }
 

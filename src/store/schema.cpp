@@ -128,12 +128,24 @@ CREATE TABLE coded_call (
 CREATE INDEX coded_call_by_code ON coded_call (code);
 )sql";
 
+// Version 6: how far each shipping destination (`togmal audit ship`,
+// src/ship/) has acknowledged the audit trail: the last acknowledged id per
+// destination. Pruning does not look at it (retention decides, as before).
+constexpr const char* kVersion6 = R"sql(
+CREATE TABLE ship_cursor (
+  destination TEXT    PRIMARY KEY,
+  through_id  INTEGER NOT NULL,
+  updated_at  TEXT    NOT NULL
+);
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, kVersion1},
     {2, kVersion2},
     {3, kVersion3},
     {4, kVersion4},
     {5, kVersion5, &RekeyAllowGrants},
+    {6, kVersion6},
 };
 
 }  // namespace

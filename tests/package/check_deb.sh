@@ -52,7 +52,11 @@ for doc in "$source_dir"/docs/*.md; do
 done
 grep -Ev ' root/root ' "$work/contents" && fail "entries not owned by root/root"
 grep -E '^d' "$work/contents" | grep -Ev '^drwxr-xr-x ' && fail "directories not 0755"
-grep -Eq '\./usr/(local|lib)/' "$work/contents" && fail "files outside /usr/bin and /usr/share"
+# The audit shipping timer for hook-only machines (packaging/systemd/): user units.
+has -rw-r--r-- usr/lib/systemd/user/togmal-ship.service
+has -rw-r--r-- usr/lib/systemd/user/togmal-ship.timer
+grep -E '\./usr/(local|lib)/' "$work/contents" | grep -Ev '\./usr/lib/(systemd/user/(togmal-ship\.(service|timer))?|systemd/?)?$' &&
+  fail "files outside /usr/bin, /usr/share and the systemd user units"
 
 # The package unpacked into a scratch root, as dpkg -i would lay it out.
 dpkg-deb -x "$deb" "$work/root"
