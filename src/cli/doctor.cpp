@@ -312,6 +312,7 @@ Action DefineDoctor(CLI::App& command) {
     if (const char* value = std::getenv("XDG_CONFIG_HOME")) places.xdg_config_home = value;
     if (const char* value = std::getenv("CODEX_HOME")) places.codex_home = value;
     if (const char* value = std::getenv("COPILOT_HOME")) places.copilot_home = value;
+    places.claude_managed = util::ClaudeManagedDir();
     Report report;
     CheckHosts(places, report);
     ListBackups(places, report);

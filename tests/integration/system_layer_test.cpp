@@ -69,8 +69,8 @@ class SystemLayer : public ::testing::Test {
   ProcessOutput Togmal(const std::vector<std::string>& args, const std::string& input = "") {
     std::vector<std::string> argv = {TogmalBinary()};
     argv.insert(argv.end(), args.begin(), args.end());
-    return RunProcess(testing::InSystemRoot(root_ / "scratch", system_, claude_, argv), input,
-                      env_, std::chrono::seconds(60));
+    return RunProcess(testing::InSystemRoot(root_ / "scratch", system_, claude_, argv), input, env_,
+                      std::chrono::seconds(60));
   }
 
   // The hook's answer to a Bash call in the project: its decision and reason.
@@ -113,9 +113,9 @@ TEST_F(SystemLayer, UserAndProjectRulesCannotLoosenASystemDeny) {
   const json checked = Check("git push --force origin main");
   EXPECT_EQ(checked.value("decision", ""), "deny") << checked.dump();
 
-  ProcessOutput explain =
-      Togmal({"rules", "explain", "--tool", "Bash", "--input",
-              R"({"command": "git push --force origin main"})", "--cwd", (root_ / "proj").string()});
+  ProcessOutput explain = Togmal({"rules", "explain", "--tool", "Bash", "--input",
+                                  R"({"command": "git push --force origin main"})", "--cwd",
+                                  (root_ / "proj").string()});
   EXPECT_NE(explain.out.find("decided by: rule org-no-force-push (system layer, " +
                              (fs::path(util::SystemConfigDir()) / "rules.yaml").string() + ":"),
             std::string::npos)
@@ -137,13 +137,13 @@ TEST_F(SystemLayer, NothingInTheAgentsReachMovesTheSystemLayer) {
   Write(decoy / "rules.yaml", "rules: []\n");
   Write(decoy / "togmal/rules.yaml", "rules: []\n");
   Write(root_ / "proj/etc/togmal/rules.yaml", "rules: []\n");
-  for (const auto& [name, value] :
-       std::vector<std::pair<std::string, std::string>>{{"HOME", decoy.string()},
-                                                        {"XDG_CONFIG_HOME", decoy.string()},
-                                                        {"XDG_CONFIG_DIRS", decoy.string()},
-                                                        {"TOGMAL_SYSTEM_CONFIG_DIR", decoy.string()},
-                                                        {"TOGMAL_CONFIG_DIR", decoy.string()},
-                                                        {"TOGMAL_ETC", decoy.string()}}) {
+  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
+           {"HOME", decoy.string()},
+           {"XDG_CONFIG_HOME", decoy.string()},
+           {"XDG_CONFIG_DIRS", decoy.string()},
+           {"TOGMAL_SYSTEM_CONFIG_DIR", decoy.string()},
+           {"TOGMAL_CONFIG_DIR", decoy.string()},
+           {"TOGMAL_ETC", decoy.string()}}) {
     testing::EnvChanges saved = env_;
     env_[name] = value;
     EXPECT_EQ(Hook("git push --force").first, "deny") << name << "=" << value;
@@ -162,8 +162,7 @@ TEST_F(SystemLayer, NothingInTheAgentsReachMovesTheSystemLayer) {
 
 TEST_F(SystemLayer, AFileOthersMayWriteOrABrokenOneStopsAutoApprovalAndDoctorNamesIt) {
   const fs::path file = system_ / "rules.yaml";
-  for (const auto& [what, text, mode] :
-       std::vector<std::tuple<std::string, std::string, mode_t>>{
+  for (const auto& [what, text, mode] : std::vector<std::tuple<std::string, std::string, mode_t>>{
            {"world-writable", kSystemRules, 0666},
            {"group-writable", kSystemRules, 0664},
            {"broken", "rules:\n  - {id: x, conditions: {command: '(x'}, action: DENY}\n", 0644}}) {
@@ -173,8 +172,8 @@ TEST_F(SystemLayer, AFileOthersMayWriteOrABrokenOneStopsAutoApprovalAndDoctorNam
     EXPECT_NE(reason.find("nothing is auto-approved"), std::string::npos) << what << reason;
     ProcessOutput doctor = Togmal({"doctor", "--dir", (root_ / "proj").string()});
     EXPECT_EQ(doctor.exit_code, 1) << what;
-    const std::string named = "PROBLEM  rules left out: " +
-                              (fs::path(util::SystemConfigDir()) / "rules.yaml").string();
+    const std::string named =
+        "PROBLEM  rules left out: " + (fs::path(util::SystemConfigDir()) / "rules.yaml").string();
     EXPECT_NE(doctor.out.find(named), std::string::npos) << what << "\n" << doctor.out;
   }
   // Settings too.
@@ -195,9 +194,9 @@ TEST_F(SystemLayer, SystemSettingsAreACeilingAndDoctorShowsTheLayers) {
   fs::remove(root_ / "proj/.togmal/rules.yaml");
   EXPECT_EQ(Hook("ls").first, "ask");
   ProcessOutput doctor = Togmal({"doctor", "--dir", (root_ / "proj").string()});
-  EXPECT_NE(doctor.out.find("settings: " +
-                            (fs::path(util::SystemConfigDir()) / "settings.yaml").string() +
-                            " (system layer)"),
+  EXPECT_NE(doctor.out.find(
+                "settings: " + (fs::path(util::SystemConfigDir()) / "settings.yaml").string() +
+                " (system layer)"),
             std::string::npos)
       << doctor.out;
   EXPECT_NE(doctor.out.find((fs::path(util::SystemConfigDir()) / "rules.yaml").string() +
