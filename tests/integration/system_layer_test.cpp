@@ -124,6 +124,45 @@ TEST_F(SystemLayer, UserAndProjectRulesCannotLoosenASystemDeny) {
       << explain.out;
 }
 
+TEST_F(SystemLayer, ServesCheckToolCallUnderTheSameCeiling) {
+  testing::ChildProcess serve(
+      testing::InSystemRoot(root_ / "scratch", system_, claude_, {TogmalBinary(), "serve"}), env_);
+  auto call = [&serve](const json& message) -> json {
+    EXPECT_TRUE(serve.Send(message.dump()));
+    for (int i = 0; i < 100; ++i) {
+      auto line = serve.ReadLine();
+      if (!line) break;
+      json reply = json::parse(*line, nullptr, false);
+      if (reply.is_object() && reply.contains("id") && reply["id"] == message["id"]) return reply;
+    }
+    ADD_FAILURE() << "no reply to " << message.dump() << "\n" << serve.Stderr();
+    return json::object();
+  };
+  call({{"jsonrpc", "2.0"},
+        {"id", "init"},
+        {"method", "initialize"},
+        {"params",
+         {{"protocolVersion", "2025-06-18"},
+          {"capabilities", json::object()},
+          {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}});
+  EXPECT_TRUE(serve.Send(json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump()));
+  json reply = call({{"jsonrpc", "2.0"},
+                     {"id", 1},
+                     {"method", "tools/call"},
+                     {"params",
+                      {{"name", "togmal_check_tool_call"},
+                       {"arguments",
+                        {{"tool_name", "Bash"},
+                         {"tool_input", {{"command", "git push --force"}}},
+                         {"cwd", (root_ / "proj").string()},
+                         {"response_format", "json"}}}}}});
+  const json& result = reply["result"]["structuredContent"];
+  EXPECT_EQ(result.value("decision", ""), "deny") << reply.dump();
+  EXPECT_EQ(result.value("rule_id", ""), "org-no-force-push") << reply.dump();
+  serve.CloseStdin();
+  EXPECT_EQ(serve.Wait(), 0);
+}
+
 TEST_F(SystemLayer, ASystemAskIsNotTurnedIntoAllowByAUserAllow) {
   auto [decision, reason] = Hook("git status");
   EXPECT_EQ(decision, "ask") << reason;
