@@ -234,7 +234,13 @@ void CheckConfiguration(const fs::path& project, Report& report) {
   const bool system_rules =
       std::any_of(policy->rules->rules.begin(), policy->rules->rules.end(),
                   [](const rules::Rule& rule) { return rule.layer == rules::Layer::kSystem; });
-  if (!system_settings && !system_rules) {
+  const std::string system_dir = util::SystemConfigDir().string();
+  const auto names_system = [&system_dir](const std::vector<std::string>& broken) {
+    return std::any_of(broken.begin(), broken.end(),
+                       [&](const std::string& why) { return why.rfind(system_dir, 0) == 0; });
+  };
+  if (!system_settings && !system_rules && !names_system(policy->broken_settings) &&
+      !names_system(policy->rules->ignored)) {
     report.Note("no system layer (" + util::SystemConfigDir().string() +
                 "/settings.yaml, rules.yaml): the user's and the project's files decide alone");
   }

@@ -202,9 +202,10 @@ TEST_F(SystemLayer, NothingInTheAgentsReachMovesTheSystemLayer) {
 TEST_F(SystemLayer, AFileOthersMayWriteOrABrokenOneStopsAutoApprovalAndDoctorNamesIt) {
   const fs::path file = system_ / "rules.yaml";
   for (const auto& [what, text, mode] : std::vector<std::tuple<std::string, std::string, mode_t>>{
-           {"world-writable", kSystemRules, 0666},
-           {"group-writable", kSystemRules, 0664},
-           {"broken", "rules:\n  - {id: x, conditions: {command: '(x'}, action: DENY}\n", 0644}}) {
+           {"world-writable", kSystemRules, mode_t{0666}},
+           {"group-writable", kSystemRules, mode_t{0664}},
+           {"broken", "rules:\n  - {id: x, conditions: {command: '(x'}, action: DENY}\n",
+            mode_t{0644}}}) {
     Write(file, text, mode);
     auto [decision, reason] = Hook("ls");
     EXPECT_EQ(decision, "ask") << what << ": " << reason;

@@ -186,7 +186,7 @@ TEST_F(SystemFile, ARootOwnedFileIsTheSystemLayer) {
 }
 
 TEST_F(SystemFile, AFileOthersMayWriteIsLeftOutAndNamed) {
-  for (mode_t mode : {0666, 0664}) {
+  for (mode_t mode : {mode_t{0666}, mode_t{0664}}) {
     const fs::path file = Write("rules.yaml", kSystemDenyPush, mode);
     auto set = LoadRules({.cwd = {}, .user_file = fs::path(), .system_file = file});
     ASSERT_TRUE(set.ok());
