@@ -95,7 +95,8 @@ INSTANTIATE_TEST_SUITE_P(
         CeilingCase{"a user deny tightens beneath a system ask", kSystemAskPush,
                     "rules:\n  - {id: u, priority: 1, conditions: {}, action: DENY}\n", "", 0,
                     Permission::kDeny, "u"},
-        CeilingCase{"no system rule matches: the other layers decide", kSystemDenyPush,
+        CeilingCase{"no system rule matches: the other layers decide",
+                    "rules:\n  - {id: s, conditions: {tool_name: Write}, action: DENY}\n",
                     kUserAllowAll, "", 0, Permission::kAllow, "mine"}));
 
 TEST(SystemLayer, TheCeilingIsExplainedAndNamesTheLayer) {
