@@ -413,6 +413,13 @@ int Execute(const InstallOptions& options) {
       std::cerr << "togmal: " << kept.error() << "\n";
       return kExitCantCreat;
     }
+    if (scope == install::Scope::kManaged && !change.remove) {
+      // Every user's Claude Code reads it, whatever root's umask says.
+      for (const fs::path& folder : change.new_folders) {
+        fs::permissions(folder, fs::perms(0755), error);
+      }
+      if (!change.existed) fs::permissions(change.file, fs::perms(0644), error);
+    }
     std::cout << done(change.Verb()) << " " << name << backup << "\n";
     for (const std::string& note : change.notes) std::cout << "  " << note << "\n";
     if (options.uninstall) {
