@@ -166,6 +166,11 @@ AllowCodeMark Judge::ApplyAllowCode(const ToolCallRequest& call, rules::Decision
   AllowCodeMark mark;
   mark.fingerprint = store::CallFingerprint(call.tool_name, call.tool_input, call.cwd);
   mark.code = store::AllowCode(mark.fingerprint);
+  if (decision.source == rules::Source::kRule && decision.rule_layer == rules::Layer::kSystem) {
+    // The administrator's ceiling: no grant of the user's lets the call through.
+    decision.reason += " (the system policy decided: `togmal allow` cannot let it through)";
+    return mark;
+  }
   if (options_.grants) {
     // A lookup that fails (locked database) leaves the policy's decision.
     auto grant = options_.grants(mark.fingerprint, options_.recording == Recording::kAudited);

@@ -25,6 +25,7 @@
 #include "togmal/store/database.h"
 #include "togmal/util/paths.h"
 #include "togmal/util/settings_layers.h"
+#include "togmal/util/system_paths.h"
 #include "togmal/util/text.h"
 
 namespace togmal::cli {
@@ -214,23 +215,50 @@ void ListBackups(const install::Places& places, Report& report) {
 void CheckConfiguration(const fs::path& project, Report& report) {
   std::cout << "configuration\n";
   util::SettingsLayers layers = util::LoadSettingsLayers();
-  for (const util::SettingsLayer& layer : layers.layers) report.Ok("settings: " + layer.source);
+  for (const util::SettingsLayer& layer : layers.layers) {
+    report.Ok("settings: " + layer.source + (layer.system ? " (system layer)" : ""));
+  }
   auto policy = check::LoadPolicy(project, layers);
   if (!policy) {
     report.Problem("the built-in policy does not load: " + policy.error(), "reinstall togmal");
     return;
   }
-  for (const std::string& file : policy->rules->files) report.Ok("rules: " + file);
+  for (const std::string& file : policy->rules->files) {
+    std::string layer;
+    for (const rules::Rule& rule : policy->rules->rules) {
+      if (rule.file == file) layer = std::string(rules::LayerName(rule.layer));
+    }
+    report.Ok("rules: " + file + (layer.empty() ? "" : " (" + layer + " layer)"));
+  }
+  const bool system_settings = !layers.layers.empty() && layers.layers.back().system;
+  const bool system_rules =
+      std::any_of(policy->rules->rules.begin(), policy->rules->rules.end(),
+                  [](const rules::Rule& rule) { return rule.layer == rules::Layer::kSystem; });
+  const std::string system_dir = util::SystemConfigDir().string();
+  const auto names_system = [&system_dir](const std::vector<std::string>& broken) {
+    return std::any_of(broken.begin(), broken.end(),
+                       [&](const std::string& why) { return why.rfind(system_dir, 0) == 0; });
+  };
+  if (!system_settings && !system_rules && !names_system(policy->broken_settings) &&
+      !names_system(policy->rules->ignored)) {
+    report.Note("no system layer (" + util::SystemConfigDir().string() +
+                "/settings.yaml, rules.yaml): the user's and the project's files decide alone");
+  }
   // What the hook does meanwhile is the problem: it asks for every call it
   // would have allowed (or left to the host), everywhere for a user file.
   for (const std::string& why : policy->broken_settings) {
     report.Problem("settings left out: " + why + " (nothing is auto-approved until it is fixed)",
-                   "correct the file at that line (`togmal rules validate`)");
+                   why.find("not used as system policy") != std::string::npos
+                       ? "as root: chown root:root the file and its folder, chmod go-w both"
+                       : "correct the file at that line (`togmal rules validate`)");
   }
   for (const std::string& why : policy->rules->ignored) {
     report.Problem("rules left out: " + why + " (nothing is auto-approved here until it is fixed)",
-                   "correct the file at that line (`togmal rules validate`)");
+                   why.find("not used as system policy") != std::string::npos
+                       ? "as root: chown root:root the file and its folder, chmod go-w both"
+                       : "correct the file at that line (`togmal rules validate`)");
   }
+  for (const std::string& warning : policy->rules->warnings) report.Note(warning);
 }
 
 void CheckDatabase(const fs::path& path, Report& report) {
@@ -290,6 +318,7 @@ Action DefineDoctor(CLI::App& command) {
     if (const char* value = std::getenv("XDG_CONFIG_HOME")) places.xdg_config_home = value;
     if (const char* value = std::getenv("CODEX_HOME")) places.codex_home = value;
     if (const char* value = std::getenv("COPILOT_HOME")) places.copilot_home = value;
+    places.claude_managed = util::ClaudeManagedDir();
     Report report;
     CheckHosts(places, report);
     ListBackups(places, report);

@@ -21,6 +21,7 @@
 #include "togmal/install/text_diff.h"
 #include "togmal/util/config_file.h"
 #include "togmal/util/paths.h"
+#include "togmal/util/system_paths.h"
 
 namespace togmal::cli {
 namespace {
@@ -226,6 +227,21 @@ void StillToDo(const install::Target& target, install::Scope scope, const instal
     }
     return;
   }
+  if (name == "claude-code" && scope == install::Scope::kManaged) {
+    std::error_code error;
+    if (!fs::exists(places.claude_managed / "managed-mcp.json", error)) {
+      std::cout << "note: the MCP server is not registered for everyone: Claude Code's only "
+                   "managed place for a local server is "
+                << (places.claude_managed / "managed-mcp.json").string()
+                << ", which takes exclusive control of MCP servers (those users added stop "
+                   "loading), so togmal does not create it. To deploy it anyway, create that "
+                   "file ({\"mcpServers\": {}}) and run this install again (docs/hosts.md).\n";
+    }
+    std::cout << "note: to keep users from adding or removing hooks, set "
+                 "\"allowManagedHooksOnly\": true in "
+              << (places.claude_managed / "managed-settings.json").string()
+              << " (docs/hosts.md).\n";
+  }
   if (name == "claude-code" && scope == install::Scope::kProject) {
     std::cout << "to do: Claude Code asks each person to approve the project's MCP server togmal "
                  "(.mcp.json) when it starts in this project.\n";
@@ -289,7 +305,8 @@ int Execute(const InstallOptions& options) {
   if (!options.scope.empty()) {
     auto named = install::ScopeNamed(options.scope);
     if (!named) {
-      std::cerr << "togmal: unknown scope '" << options.scope << "' (user, project or local)\n";
+      std::cerr << "togmal: unknown scope '" << options.scope
+                << "' (user, project, local or managed)\n";
       return kExitUsage;
     }
     scope = *named;
@@ -312,12 +329,31 @@ int Execute(const InstallOptions& options) {
   places.appdata = Env("APPDATA");
   places.codex_home = Env("CODEX_HOME");
   places.copilot_home = Env("COPILOT_HOME");
+  // Fixed at build time, like the system policy layer: no variable moves it.
+  places.claude_managed = util::ClaudeManagedDir();
   if (places.home.empty()) {
     std::cerr << "togmal: no home directory is known (HOME is unset and the password database "
                  "names none)\n";
     return kExitConfig;
   }
-  const fs::path binary = options.binary.empty() ? SelfPath() : fs::absolute(options.binary);
+  const fs::path binary =
+      (options.binary.empty() ? SelfPath() : fs::absolute(options.binary)).lexically_normal();
+  if (scope == install::Scope::kManaged) {
+    if (!options.dry_run && ::geteuid() != 0) {
+      std::cerr << "togmal: the managed scope writes " << places.claude_managed.string()
+                << ", which only root may change: run it as root (sudo togmal "
+                << (options.uninstall ? "uninstall" : "install") << " " << options.target
+                << " --scope managed)\n";
+      return kExitCantCreat;
+    }
+    // Every user's agent runs this program: whoever may replace it decides
+    // for all of them.
+    if (const std::string why = util::UntrustedSystemFile(binary);
+        !options.uninstall && !why.empty()) {
+      std::cout << "warning: every user's Claude Code will run " << binary.string() << ", but "
+                << why << "; install togmal from its package (/usr/bin/togmal) and run that one\n";
+    }
+  }
   auto plans = install::PlanFor(*target, scope, places, binary);
   if (!plans) {
     std::cerr << "togmal: " << plans.error() << "\n";
@@ -377,6 +413,13 @@ int Execute(const InstallOptions& options) {
       std::cerr << "togmal: " << kept.error() << "\n";
       return kExitCantCreat;
     }
+    if (scope == install::Scope::kManaged && !change.remove) {
+      // Every user's Claude Code reads it, whatever root's umask says.
+      for (const fs::path& folder : change.new_folders) {
+        fs::permissions(folder, fs::perms(0755), error);
+      }
+      if (!change.existed) fs::permissions(change.file, fs::perms(0644), error);
+    }
     std::cout << done(change.Verb()) << " " << name << backup << "\n";
     for (const std::string& note : change.notes) std::cout << "  " << note << "\n";
     if (options.uninstall) {
@@ -410,7 +453,8 @@ int Execute(const InstallOptions& options) {
       return kExitCantCreat;
     }
   }
-  if (target->name == "claude-code" && scope != install::Scope::kProject) {
+  if (target->name == "claude-code" && scope != install::Scope::kProject &&
+      scope != install::Scope::kManaged) {
     if (const int code = ClaudeMcp(options, scope, binary, places); code != kExitOk) return code;
   }
   if (!options.profile.empty()) {
@@ -425,8 +469,9 @@ Action Define(CLI::App& command, bool uninstall) {
   options->uninstall = uninstall;
   command.add_option("target", options->target, "Where: " + Targets())->required();
   command.add_option("--scope", options->scope,
-                     "user (default), project (committed with the project) or local "
-                     "(claude-code only: .claude/settings.local.json)");
+                     "user (default), project (committed with the project), local "
+                     "(claude-code only: .claude/settings.local.json) or managed (claude-code "
+                     "only, as root: Claude Code's managed settings, for every user)");
   command.add_option("--dir", options->dir,
                      "The project directory for --scope project|local (default: the current one)");
   command.add_flag("--dry-run", options->dry_run, "Print the changes as a diff; write nothing");

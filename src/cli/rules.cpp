@@ -55,8 +55,13 @@ int Validate(const std::string& file) {
   }
   for (const std::string& source : set->files) {
     std::size_t count = 0;
-    for (const rules::Rule& rule : set->rules) count += rule.file == source ? 1u : 0u;
-    std::cout << source << ": " << count << " rules in force\n";
+    std::string layer;
+    for (const rules::Rule& rule : set->rules) {
+      if (rule.file != source) continue;
+      ++count;
+      layer = " (" + std::string(rules::LayerName(rule.layer)) + ")";
+    }
+    std::cout << source << layer << ": " << count << " rules in force\n";
   }
   for (const std::string& warning : set->warnings) std::cout << "warning: " << warning << "\n";
   // A broken file is left out of the policy (never loosening it, and asking
@@ -123,7 +128,10 @@ int RunExplain(const ExplainOptions& options) {
     json out = rules::DecisionJson(*decision);
     out["outcome"] = Outcome(*decision);
     out["reason"] = decision->reason;
-    if (!decision->rule_where.empty()) out["rule_where"] = decision->rule_where;
+    if (!decision->rule_where.empty()) {
+      out["rule_where"] = decision->rule_where;
+      out["rule_layer"] = rules::LayerName(decision->rule_layer);
+    }
     if (!decision->tightened_by.empty()) out["tightened_by"] = decision->tightened_by;
     std::cout << out.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
     return kExitOk;
@@ -134,7 +142,8 @@ int RunExplain(const ExplainOptions& options) {
   }
   std::cout << "\nlevel:      " << policy::LevelName(decision->level) << "\ndecided by: ";
   if (decision->source == rules::Source::kRule) {
-    std::cout << "rule " << decision->rule_id << " (" << decision->rule_where << ")\n";
+    std::cout << "rule " << decision->rule_id << " (" << rules::LayerName(decision->rule_layer)
+              << " layer, " << decision->rule_where << ")\n";
   } else {
     std::cout << "the classifier's level (no rule matched)\n";
   }

@@ -553,7 +553,7 @@ std::vector<Registration> FindRegistrations(const Places& places, const fs::path
   for (const Target& target : Targets()) {
     if (!only.empty() && target.name != only) continue;
     for (Scope scope : target.scopes) {
-      if (scope != Scope::kUser && places.project.empty()) continue;
+      if (scope != Scope::kUser && scope != Scope::kManaged && places.project.empty()) continue;
       auto plans = PlanFor(target, scope, places, binary);
       if (!plans) continue;
       Registration registration{std::string(target.name), scope, {}, false, {}, false, {}};
@@ -580,7 +580,8 @@ std::vector<Registration> FindRegistrations(const Places& places, const fs::path
           }
         }
       }
-      if (with_mcp && target.name == "claude-code" && scope != Scope::kProject) {
+      if (with_mcp && target.name == "claude-code" && scope != Scope::kProject &&
+          scope != Scope::kManaged) {
         registration.mcp_file = ClaudeStateFile(places);
         auto server = ClaudeMcpServer(places, scope);
         if (!server) {

@@ -9,7 +9,12 @@ namespace fs = std::filesystem;
 
 constexpr Scope kUserOnly[] = {Scope::kUser};
 constexpr Scope kUserProject[] = {Scope::kUser, Scope::kProject};
-constexpr Scope kClaudeScopes[] = {Scope::kUser, Scope::kProject, Scope::kLocal};
+constexpr Scope kClaudeScopes[] = {Scope::kUser, Scope::kProject, Scope::kLocal, Scope::kManaged};
+
+// The managed-settings.d/ fragment togmal owns (Claude Code v2.1.83 and
+// later merge every *.json there over managed-settings.json, alphabetically;
+// hook arrays are concatenated, so other fragments' hooks stay).
+constexpr const char* kManagedFragment = "managed-settings.d/50-togmal.json";
 
 constexpr Target kTargets[] = {
     {"claude-code", "Claude Code: the PreToolUse hook, the after-the-call hooks and the MCP server",
@@ -74,6 +79,8 @@ std::string_view ScopeName(Scope scope) {
       return "project";
     case Scope::kLocal:
       return "local";
+    case Scope::kManaged:
+      return "managed";
   }
   return "user";
 }
@@ -130,13 +137,17 @@ Result<std::vector<FilePlan>> PlanFor(const Target& target, Scope scope, const P
     return Fail(std::string(target.name) + " has no " + std::string(ScopeName(scope)) +
                 " scope (only " + scopes + ")");
   }
-  if (scope != Scope::kUser && places.project.empty()) {
+  if (scope == Scope::kManaged && places.claude_managed.empty()) {
+    return Fail("no managed settings folder is known for the managed scope");
+  }
+  if (scope != Scope::kUser && scope != Scope::kManaged && places.project.empty()) {
     return Fail("no project directory for the " + std::string(ScopeName(scope)) + " scope");
   }
   const bool user = scope == Scope::kUser;
   const std::string_view name = target.name;
   if (name == "claude-code") {
-    const fs::path file = user ? places.home / ".claude/settings.json"
+    const fs::path file = user                       ? places.home / ".claude/settings.json"
+                          : scope == Scope::kManaged ? places.claude_managed / kManagedFragment
                           : scope == Scope::kProject
                               ? places.project / ".claude/settings.json"
                               : places.project / ".claude/settings.local.json";
@@ -164,6 +175,16 @@ Result<std::vector<FilePlan>> PlanFor(const Target& target, Scope scope, const P
                             {"env", OrderedJson::object()}};
       plans.push_back({places.project / ".mcp.json",
                        {{Edit::Kind::kSetServer, {"mcpServers", "togmal"}, server}}});
+    }
+    // Managed: the one managed place of a local (stdio) server is
+    // managed-mcp.json, and its presence alone takes exclusive control of MCP
+    // (the servers users added stop loading). togmal joins the file an
+    // administrator deployed, and never creates it (docs/hosts.md).
+    std::error_code missing;
+    const fs::path managed_mcp = places.claude_managed / "managed-mcp.json";
+    if (scope == Scope::kManaged && fs::exists(fs::symlink_status(managed_mcp, missing))) {
+      OrderedJson server = {{"type", "stdio"}, {"command", binary.string()}, {"args", {"serve"}}};
+      plans.push_back({managed_mcp, {{Edit::Kind::kSetServer, {"mcpServers", "togmal"}, server}}});
     }
     return plans;
   }

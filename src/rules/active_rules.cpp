@@ -67,42 +67,53 @@ json DescribeCondition(const Condition& condition) {
 
 }  // namespace
 
-ActiveRules::ActiveRules(std::optional<fs::path> user_file)
-    : user_file_(user_file.value_or(UserRulesPath())), base_(std::make_shared<const RuleSet>()) {}
+ActiveRules::ActiveRules(std::optional<fs::path> user_file, std::optional<fs::path> system_file)
+    : user_file_(user_file.value_or(UserRulesPath())),
+      system_file_(system_file.value_or(SystemRulesPath())),
+      base_(std::make_shared<const RuleSet>()) {}
 
 Result<void> ActiveRules::Reload() {
   std::vector<RuleFile> files;
   auto builtin = BuiltinRuleFile(/*compile_regexes=*/true);
   if (!builtin) return Fail(builtin.error());
   files.push_back(std::move(*builtin));
-  std::string user_error;
+  // A file that cannot be loaded is named in `ignored`; the layers that did
+  // load keep their strength.
+  std::vector<std::string> errors;
+  if (auto system = ReadSystemRuleFile(system_file_); !system) {
+    errors.push_back(system.error());
+  } else if (*system) {
+    files.push_back(std::move(**system));
+  }
   std::error_code error;
   if (fs::exists(fs::symlink_status(user_file_, error))) {
     auto user = ReadRuleFile(user_file_, Layer::kUser, /*compile_regexes=*/true);
     if (user) {
       files.push_back(std::move(*user));
     } else {
-      user_error = user.error();
+      errors.push_back(user.error());
     }
   }
+  std::string joined;
+  for (const std::string& why : errors) joined += (joined.empty() ? "" : "; ") + why;
   std::lock_guard lock(mutex_);
-  if (!user_error.empty() && loaded_) {
+  if (!errors.empty() && loaded_) {
     // The rules in force stay, and the broken file is named with them until
     // it loads: what it says now is unknown, so nothing is auto-approved.
     RuleSet kept = *base_;
-    kept.ignored = {user_error};
+    kept.ignored = errors;
     base_ = std::make_shared<const RuleSet>(std::move(kept));
     ++generation_;
     projects_.clear();
-    return Fail(user_error);
+    return Fail(joined);
   }
   RuleSet combined = CombineRuleFiles(files);
-  if (!user_error.empty()) combined.ignored.push_back(user_error);
+  combined.ignored = errors;
   base_files_ = std::move(files);
   base_ = std::make_shared<const RuleSet>(std::move(combined));
   ++generation_;
   projects_.clear();
-  if (!user_error.empty()) return Fail(user_error);
+  if (!errors.empty()) return Fail(joined);
   loaded_ = true;
   return {};
 }

@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+
 #include "togmal/util/text.h"
 
 namespace togmal::rules {
@@ -141,6 +143,7 @@ Decision FromRule(const Rule& rule, const Facts& facts, const std::vector<Findin
   decision.source = Source::kRule;
   decision.rule_id = rule.id;
   decision.rule_where = rule.Where();
+  decision.rule_layer = rule.layer;
   decision.action = rule.action;
   decision.findings = findings;
   decision.sampling_guidance = rule.sampling_guidance;
@@ -162,6 +165,56 @@ Result<Decision> DecideWithin(const RuleSet& rules, const Facts& facts,
   if (!match) return Fail(match.error());
   if (*match == nullptr) return FromLevel(facts, findings, settings);
   return FromRule(**match, facts, findings);
+}
+
+// The decision of the built-in, user and project layers: the first matching
+// rule, and a project rule never looser than what the layers beneath it say.
+Result<Decision> DecideBelowSystem(const RuleSet& rules, const Facts& facts,
+                                   const std::vector<Finding>& findings,
+                                   const DecisionSettings& settings) {
+  auto decision = DecideWithin(rules, facts, findings, settings, LayerFilter{.system = false});
+  if (!decision) return decision;
+  if (decision->source != Source::kRule || decision->rule_layer != Layer::kProject) {
+    return decision;
+  }
+  // Tighten-only: what would the user's and built-in policy have said?
+  auto baseline =
+      DecideWithin(rules, facts, findings, settings,
+                   LayerFilter{.builtin = true, .user = true, .project = false, .system = false});
+  if (!baseline) return baseline;
+  if (Strictness(*baseline) > Strictness(*decision)) {
+    baseline->tightened_by = "project rule " + decision->rule_id + " (" + decision->rule_where +
+                             ") would have loosened this decision";
+    return baseline;
+  }
+  return decision;
+}
+
+// The system file's `profile:` and `hook:` keys as a ceiling over `settings`
+// (the built-in and user layers): a level's answer, the profile and on_error
+// may be stricter than the system file says, never looser. budget_ms is
+// the system file's when it sets one.
+void ApplyCeiling(const util::SettingsLayer& layer, const DecisionSettings& ceiling,
+                  DecisionSettings& settings) {
+  const YAML::Node& root = layer.root;
+  if (!root || !root.IsMap()) return;
+  const YAML::Node profile = root["profile"];
+  const bool sets_profile = profile && !profile.IsNull();
+  if (sets_profile && ceiling.profile == Profile::kStrict && settings.profile != Profile::kStrict) {
+    settings.profile = Profile::kStrict;
+    ApplyProfileDefaults(settings);
+  }
+  for (int i = 0; i < 4; ++i) {
+    // A profile names every level's answer.
+    if (!sets_profile && !ceiling.levels_set[i]) continue;
+    settings.levels[i] = std::max(settings.levels[i], ceiling.levels[i]);
+  }
+  const YAML::Node hook = root["hook"];
+  if (!hook || !hook.IsMap()) return;
+  if (hook["on_error"] && ceiling.on_error == Permission::kDeny) {
+    settings.on_error = Permission::kDeny;
+  }
+  if (hook["budget_ms"]) settings.budget_ms = ceiling.budget_ms;
 }
 
 }  // namespace
@@ -274,12 +327,23 @@ DecisionSettings DecisionSettingsFrom(const std::vector<util::SettingsLayer>& la
                                       std::vector<std::string>& ignored) {
   DecisionSettings settings;
   for (const util::SettingsLayer& layer : layers) {
+    if (layer.system) continue;  // a ceiling, applied below
     auto applied = DecisionSettingsFrom(layer, settings);
     if (applied) {
       settings = *applied;
     } else {
       ignored.push_back(applied.error() + " (its hook settings are left out)");
     }
+  }
+  for (const util::SettingsLayer& layer : layers) {
+    if (!layer.system) continue;
+    // What the system file says on its own, over the built-in defaults.
+    auto ceiling = DecisionSettingsFrom(layer, DecisionSettings{});
+    if (!ceiling) {
+      ignored.push_back(ceiling.error() + " (its hook settings are left out)");
+      continue;
+    }
+    ApplyCeiling(layer, *ceiling, settings);
   }
   return settings;
 }
@@ -293,24 +357,32 @@ Result<DecisionSettings> ParseDecisionSettings(std::string_view text, const std:
 
 Result<Decision> Decide(const RuleSet& rules, const Facts& facts,
                         const std::vector<Finding>& findings, const DecisionSettings& settings) {
-  auto decision = DecideWithin(rules, facts, findings, settings, LayerFilter{});
+  auto decision = DecideBelowSystem(rules, facts, findings, settings);
   if (!decision) return decision;
-  if (decision->source != Source::kRule || decision->rule_id.empty()) return decision;
-  bool from_project = false;
-  for (const Rule& rule : rules.rules) {
-    if (rule.id == decision->rule_id) from_project = rule.layer == Layer::kProject;
+  // The system layer is a ceiling: its first matching rule, taken on its own,
+  // is the loosest decision the call may get.
+  const bool has_system = std::any_of(rules.rules.begin(), rules.rules.end(), [](const Rule& rule) {
+    return rule.layer == Layer::kSystem;
+  });
+  if (!has_system) return decision;
+  auto match = FirstMatch(
+      rules, facts, LayerFilter{.builtin = false, .user = false, .project = false, .system = true});
+  if (!match) return Fail(match.error());
+  if (*match == nullptr) return decision;
+  Decision ceiling = FromRule(**match, facts, findings);
+  if (Strictness(ceiling) <= Strictness(*decision)) return decision;
+  const std::string below = decision->source == Source::kRule
+                                ? std::string(LayerName(decision->rule_layer)) + " rule " +
+                                      decision->rule_id + " (" + decision->rule_where + ")"
+                                : std::string("the classifier's level");
+  ceiling.tightened_by = "system rule " + ceiling.rule_id + " (" + ceiling.rule_where +
+                         ") is a ceiling: " + below + " would have " +
+                         std::string(PermissionName(decision->permission)) + "ed";
+  if (decision->permission == Permission::kPass) {
+    ceiling.tightened_by = "system rule " + ceiling.rule_id + " (" + ceiling.rule_where +
+                           ") is a ceiling: " + below + " would have left the call to the host";
   }
-  if (!from_project) return decision;
-  // Tighten-only: what would the user's and built-in policy have said?
-  auto baseline = DecideWithin(rules, facts, findings, settings,
-                               LayerFilter{.builtin = true, .user = true, .project = false});
-  if (!baseline) return baseline;
-  if (Strictness(*baseline) > Strictness(*decision)) {
-    baseline->tightened_by = "project rule " + decision->rule_id + " (" + decision->rule_where +
-                             ") would have loosened this decision";
-    return baseline;
-  }
-  return decision;
+  return ceiling;
 }
 
 void ResolveSampleAsAsk(Decision& decision, std::string_view why) {

@@ -79,6 +79,8 @@ bool LayerFilter::Includes(Layer layer) const {
       return user;
     case Layer::kProject:
       return project;
+    case Layer::kSystem:
+      return system;
   }
   return false;
 }

@@ -51,6 +51,8 @@ std::string_view LayerName(Layer layer) {
       return "user";
     case Layer::kProject:
       return "project";
+    case Layer::kSystem:
+      return "system";
   }
   return "builtin";
 }

@@ -55,6 +55,14 @@ Result<RuleSet> LoadRules(const LoadOptions& options) {
       ignored.push_back(file.error());
     }
   };
+  // The administrator's ceiling, whatever the home directory or the project
+  // say: its path is fixed at build time.
+  auto system = ReadSystemRuleFile(options.system_file.value_or(SystemRulesPath()));
+  if (!system) {
+    ignored.push_back(system.error());
+  } else if (*system) {
+    files.push_back(std::move(**system));
+  }
   std::filesystem::path user = options.user_file.value_or(UserRulesPath());
   std::error_code error;
   if (!user.empty() && std::filesystem::exists(std::filesystem::symlink_status(user, error))) {

@@ -10,6 +10,7 @@
 
 #include "togmal/util/config_file.h"
 #include "togmal/util/paths.h"
+#include "togmal/util/system_paths.h"
 #include "togmal/util/yaml.h"
 
 namespace togmal::rules {
@@ -245,14 +246,16 @@ class FileParser {
 int LayerRank(Layer layer) {
   // At equal priority the higher layer goes first.
   switch (layer) {
-    case Layer::kProject:
+    case Layer::kSystem:
       return 0;
-    case Layer::kUser:
+    case Layer::kProject:
       return 1;
-    case Layer::kBuiltin:
+    case Layer::kUser:
       return 2;
+    case Layer::kBuiltin:
+      return 3;
   }
-  return 2;
+  return 3;
 }
 
 }  // namespace
@@ -303,6 +306,17 @@ Result<RuleFile> ReadRuleFile(const fs::path& path, Layer layer, bool compile_re
 
 fs::path UserRulesPath() { return util::UserConfigFile("rules.yaml"); }
 
+fs::path SystemRulesPath() { return util::SystemConfigFile("rules.yaml"); }
+
+Result<std::optional<RuleFile>> ReadSystemRuleFile(const fs::path& path) {
+  auto text = util::ReadSystemConfigFile(path);
+  if (!text) return Fail(text.error());
+  if (!*text) return std::optional<RuleFile>();
+  auto parsed = ParseRuleFile(**text, path.string(), Layer::kSystem, /*compile_regexes=*/true);
+  if (!parsed) return Fail(parsed.error());
+  return std::optional<RuleFile>(std::move(*parsed));
+}
+
 std::vector<fs::path> FindProjectRuleFiles(const fs::path& cwd) {
   std::vector<fs::path> found;
   if (cwd.empty()) return found;
@@ -333,6 +347,21 @@ RuleSet CombineRuleFiles(std::vector<RuleFile> files) {
     set.files.push_back(file.file);
     for (Rule& rule : file.rules) {
       auto existing = by_id.find(rule.id);
+      if (existing != by_id.end() && file.layer != Layer::kSystem &&
+          set.rules[existing->second].layer == Layer::kSystem) {
+        set.warnings.push_back(
+            rule.Where() + ": rule " + rule.id + " ignored: the system rule of the same id (" +
+            set.rules[existing->second].Where() + ") cannot be replaced or switched off");
+        continue;
+      }
+      if (file.layer == Layer::kSystem && rule.enabled &&
+          (rule.action == Action::kAllow || rule.action == Action::kPass)) {
+        set.warnings.push_back(rule.Where() + ": rule " + rule.id +
+                               " ignored: a system rule is a ceiling the other layers cannot "
+                               "loosen (DENY, ASK, SAMPLE), not " +
+                               std::string(ActionName(rule.action)));
+        continue;
+      }
       if (file.layer == Layer::kProject) {
         if (existing != by_id.end()) {
           set.warnings.push_back(

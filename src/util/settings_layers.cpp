@@ -7,6 +7,7 @@
 
 #include "togmal/util/config_file.h"
 #include "togmal/util/paths.h"
+#include "togmal/util/system_paths.h"
 #include "togmal/util/yaml.h"
 
 namespace togmal::util {
@@ -43,6 +44,10 @@ Result<SettingsLayer> ParseSettingsLayer(std::string_view text, std::string sour
 }
 
 SettingsLayers LoadSettingsLayers() {
+  return LoadSettingsLayers(SystemConfigFile("settings.yaml"));
+}
+
+SettingsLayers LoadSettingsLayers(const std::filesystem::path& system_file) {
   SettingsLayers loaded;
   loaded.layers.push_back(
       {FromJson(nlohmann::json::parse(kCompiledSettings)), "settings.yaml (built in)"});
@@ -56,6 +61,20 @@ SettingsLayers LoadSettingsLayers() {
       loaded.layers.push_back(std::move(*layer));
     } else {
       loaded.ignored.push_back(layer.error() + " (the settings file is left out)");
+    }
+  }
+  // Last, so that its keys win; a file that cannot be trusted or parsed is
+  // named, which stops auto-approval everywhere (check::Judge).
+  auto system = ReadSystemConfigFile(system_file);
+  if (!system) {
+    loaded.ignored.push_back(system.error());
+  } else if (*system) {
+    auto layer = ParseSettingsLayer(**system, system_file.string());
+    if (layer) {
+      layer->system = true;
+      loaded.layers.push_back(std::move(*layer));
+    } else {
+      loaded.ignored.push_back(layer.error() + " (the system settings file is left out)");
     }
   }
   return loaded;

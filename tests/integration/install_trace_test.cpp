@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "process.h"
+#include "system_root.h"
 #include "togmal/install/text_diff.h"
 
 namespace togmal {
@@ -313,6 +314,84 @@ TEST_F(InstallTrace, EveryHostComesBackByteForByteWhateverTheLayout) {
   // No backups beside the person's files: one per file, in togmal's data folder.
   for (const auto& [name, text] : Both(false)) {
     EXPECT_EQ(name.find("togmal-backup"), std::string::npos) << name;
+  }
+}
+
+// `--scope managed` writes Claude Code's managed settings (/etc/claude-code,
+// fixed at build time): here a folder of the test's, mounted there in a mount
+// namespace. A fragment of togmal's own in managed-settings.d/ running the
+// binary by its absolute path; the MCP server only in a managed-mcp.json the
+// administrator deployed; --dry-run shows exactly that; uninstall puts the
+// folder back byte for byte.
+TEST_F(InstallTrace, ManagedScopeComesBackByteForByte) {
+  if (std::string why = testing::SystemRootUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  const fs::path managed = root_ / "etc-claude-code";
+  const fs::path system = root_ / "etc-togmal";
+  fs::create_directories(system);
+  fs::create_directories(root_ / "scratch");
+  const fs::path in_namespace = util::ClaudeManagedDir();
+  const std::string binary = fs::canonical(TogmalBinary()).string();
+  auto run = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), TogmalBinary());
+    return RunProcess(testing::InSystemRoot(root_ / "scratch", system, managed, args), "", env_,
+                      std::chrono::seconds(60));
+  };
+  for (const bool with_mcp : {false, true}) {
+    fs::remove_all(managed);
+    Write(managed / "managed-settings.json",
+          "{\n  \"allowManagedHooksOnly\": true,\n  \"permissions\": {\"deny\": "
+          "[\"Read(./.env)\"]}\n}\n");
+    Write(managed / "managed-settings.d/10-other.json", R"({"hooks": {"Stop": []}})");
+    if (with_mcp) Write(managed / "managed-mcp.json", R"({"mcpServers":{"db":{"command":"pg"}}})");
+    const std::string what = with_mcp ? "with managed-mcp.json" : "without managed-mcp.json";
+    const Tree before = Snapshot(managed);
+    const std::vector<std::string> where = {"claude-code", "--scope", "managed"};
+    std::vector<std::string> install = {"install"};
+    install.insert(install.end(), where.begin(), where.end());
+
+    std::vector<std::string> dry_args = install;
+    dry_args.push_back("--dry-run");
+    ProcessOutput dry = run(dry_args);
+    ASSERT_EQ(dry.exit_code, 0) << what << dry.out << dry.err;
+    EXPECT_EQ(Snapshot(managed), before) << what << ": the dry run wrote something";
+    const fs::path fragment = in_namespace / "managed-settings.d/50-togmal.json";
+    EXPECT_NE(dry.out.find("would create " + fragment.string() + "\n"), std::string::npos)
+        << dry.out;
+
+    ProcessOutput in = run(install);
+    ASSERT_EQ(in.exit_code, 0) << what << in.out << in.err;
+    const json hooks = json::parse(Read(managed / "managed-settings.d/50-togmal.json"));
+    for (const char* event :
+         {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionDenied", "PostToolBatch"}) {
+      ASSERT_TRUE(hooks["hooks"].contains(event)) << what << hooks.dump();
+      EXPECT_EQ(hooks["hooks"][event][0]["hooks"][0]["command"], binary + " hook") << what;
+    }
+    EXPECT_EQ(Read(managed / "managed-settings.json"), before.at("managed-settings.json"));
+    EXPECT_EQ(fs::exists(managed / "managed-mcp.json"), with_mcp)
+        << what << ": togmal never creates managed-mcp.json";
+    if (with_mcp) {
+      const json mcp = json::parse(Read(managed / "managed-mcp.json"));
+      EXPECT_EQ(mcp["mcpServers"]["togmal"]["command"], binary) << mcp.dump();
+      EXPECT_EQ(mcp["mcpServers"]["db"]["command"], "pg");
+    } else {
+      EXPECT_NE(in.out.find("note: the MCP server is not registered for everyone"),
+                std::string::npos)
+          << in.out;
+    }
+    EXPECT_EQ(Read(root_ / "claude.log"), "") << "no `claude mcp` for the managed scope";
+    ProcessOutput doctor = run({"doctor", "--dir", project_.string()});
+    EXPECT_NE(doctor.out.find("claude-code (managed): hook in " + fragment.string() +
+                              " runs togmal hook"),
+              std::string::npos)
+        << doctor.out;
+    const Tree installed = Snapshot(managed);
+    ASSERT_EQ(run(install).exit_code, 0);
+    EXPECT_EQ(Snapshot(managed), installed) << what << ": a second install changes nothing";
+
+    ProcessOutput out = run({"uninstall", "claude-code", "--scope", "managed"});
+    ASSERT_EQ(out.exit_code, 0) << what << out.out << out.err;
+    EXPECT_EQ(Snapshot(managed), before) << what << ": left behind or changed:\n"
+                                         << Show(Changed(before, Snapshot(managed))) << out.out;
   }
 }
 

@@ -9,6 +9,11 @@
 ///                   | project | DIR/.claude/settings.json,         and DIR/.mcp.json
 ///                   |         |                                    mcpServers.togmal
 ///                   | local   | DIR/.claude/settings.local.json
+///                   | managed | /etc/claude-code/managed-settings.d/50-togmal.json (the
+///                   |         | hooks, for every user of the machine), and
+///                   |         | /etc/claude-code/managed-mcp.json mcpServers.togmal when
+///                   |         | that file exists (it takes exclusive control of MCP
+///                   |         | servers: togmal never creates it)
 ///   claude-desktop  | user    | claude_desktop_config.json (per OS) mcpServers.togmal
 ///   gemini          | user    | ~/.gemini/settings.json            hooks.BeforeTool
 ///                   | project | DIR/.gemini/settings.json
@@ -32,9 +37,9 @@
 
 namespace togmal::install {
 
-enum class Scope { kUser, kProject, kLocal };
+enum class Scope { kUser, kProject, kLocal, kManaged };
 
-/// "user", "project", "local".
+/// "user", "project", "local", "managed".
 std::string_view ScopeName(Scope scope);
 std::optional<Scope> ScopeNamed(std::string_view name);
 
@@ -71,6 +76,9 @@ struct Places {
   std::filesystem::path appdata;          ///< Windows %APPDATA%
   std::filesystem::path codex_home;       ///< empty: home/.codex
   std::filesystem::path copilot_home;     ///< empty: home/.copilot
+  /// Claude Code's managed settings folder (util::ClaudeManagedDir(), fixed
+  /// at build time); empty: no managed scope.
+  std::filesystem::path claude_managed;
 };
 
 /// A host togmal can be installed into.

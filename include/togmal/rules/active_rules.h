@@ -1,6 +1,6 @@
 #pragma once
-/// The rules of a long-running process (`togmal serve`): the built-in and user
-/// layers loaded once and replaced atomically by Reload(), the project layer
+/// The rules of a long-running process (`togmal serve`): the built-in, system
+/// and user layers loaded once and replaced atomically by Reload(), the project layer
 /// read per call from the call's cwd and cached while its file is unchanged.
 /// Thread-safe: readers get a shared_ptr to an immutable RuleSet that stays
 /// valid however often the rules are reloaded meanwhile.
@@ -22,14 +22,18 @@ namespace togmal::rules {
 
 class ActiveRules {
  public:
-  /// `user_file`: std::nullopt = UserRulesPath(). Call Reload() before use.
-  explicit ActiveRules(std::optional<std::filesystem::path> user_file = std::nullopt);
+  /// `user_file`: std::nullopt = UserRulesPath(); `system_file`: std::nullopt
+  /// = SystemRulesPath() (another path only in the layering's tests). Call
+  /// Reload() before use.
+  explicit ActiveRules(std::optional<std::filesystem::path> user_file = std::nullopt,
+                       std::optional<std::filesystem::path> system_file = std::nullopt);
 
-  /// Re-reads the built-in and user layers, compiling every regex. If the
-  /// user file cannot be loaded the error names file:line and the rules in
-  /// use stay as they were (before any successful load: the built-in rules
-  /// alone), with the user file named in RuleSet::ignored until it loads, so
-  /// that nothing is auto-approved meanwhile.
+  /// Re-reads the built-in, system and user layers, compiling every regex.
+  /// If the user or system file cannot be loaded the error names file:line
+  /// and the rules in use stay as they were (before any successful load: the
+  /// built-in rules and whichever layer did load), with the file named in
+  /// RuleSet::ignored until it loads, so that nothing is auto-approved
+  /// meanwhile.
   Result<void> Reload();
 
   /// The built-in and user rules.
@@ -64,6 +68,7 @@ class ActiveRules {
   };
 
   std::filesystem::path user_file_;
+  std::filesystem::path system_file_;
   mutable std::mutex mutex_;
   std::vector<RuleFile> base_files_;
   std::shared_ptr<const RuleSet> base_;

@@ -3,7 +3,8 @@
 /// the first matching rule decides; if none matches, the classifier's level
 /// decides through a configurable mapping (default L0 allow, L1 allow with a
 /// notice, L2 ask, L3 deny). A decision by a project rule is never looser than
-/// what the lower layers would have decided.
+/// what the lower layers would have decided, and no decision is looser than
+/// the first matching rule of the system layer (rule_loader.h).
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -81,8 +82,9 @@ struct Decision {
   Action action = Action::kAsk;
   policy::Level level = policy::Level::kL0;
   Source source = Source::kClassifier;
-  std::string rule_id;     ///< empty unless a rule decided
-  std::string rule_where;  ///< file:line of that rule
+  std::string rule_id;                 ///< empty unless a rule decided
+  std::string rule_where;              ///< file:line of that rule
+  Layer rule_layer = Layer::kBuiltin;  ///< that rule's layer
   /// One readable sentence starting with "togmal L<n>: ", for
   /// permissionDecisionReason.
   std::string reason;
@@ -90,7 +92,8 @@ struct Decision {
   std::string notice;
   std::string sampling_guidance;
   std::vector<policy::Finding> findings;
-  /// Why a project rule's decision was tightened, if it was.
+  /// Why the decision is stricter than the rule that matched first: a
+  /// project rule that would have loosened it, or a system rule's ceiling.
   std::string tightened_by;
 };
 

@@ -44,6 +44,7 @@ struct LayerFilter {
   bool builtin = true;
   bool user = true;
   bool project = true;
+  bool system = true;
   bool Includes(Layer layer) const;
 };
 

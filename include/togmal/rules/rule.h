@@ -34,9 +34,11 @@ std::string_view ActionName(Action action);
 std::optional<Action> ParseAction(std::string_view name);
 
 /// Where a rule came from. Later layers sit on top of earlier ones; a project
-/// file may only tighten (see rule_loader.h).
-enum class Layer { kBuiltin, kUser, kProject };
-/// "builtin", "user", "project".
+/// file may only tighten, and the administrator's system file is a ceiling
+/// no other layer loosens (see rule_loader.h). Appended last: the order of
+/// the values is not the order of strength.
+enum class Layer { kBuiltin, kUser, kProject, kSystem };
+/// "builtin", "user", "project", "system".
 std::string_view LayerName(Layer layer);
 
 /// An RE2 pattern compiled on first use, so a hook process pays only for the
@@ -122,7 +124,8 @@ struct Rule {
 };
 
 /// The active rules of all layers, in matching order (priority ascending;
-/// ties: project, then user, then built-in, then file order). Immutable once
+/// ties: system, project, then user, then built-in, then file order). The
+/// system rules are matched on their own as well (rules::Decide). Immutable once
 /// built; share it with std::shared_ptr<const RuleSet> and swap whole sets.
 struct RuleSet {
   std::vector<Rule> rules;

@@ -1,7 +1,17 @@
 #pragma once
 /// Reads rule files and layers them: built-in (config/rules.yaml, embedded) <
 /// user ($XDG_CONFIG_HOME/togmal/rules.yaml) < project (.togmal/rules.yaml,
-/// found from the call's cwd upward).
+/// found from the call's cwd upward), under the administrator's system file
+/// (util::SystemConfigFile("rules.yaml"), /etc/togmal/rules.yaml; read only
+/// when root-owned and writable only by root).
+///
+/// The system layer is a ceiling: its DENY, ASK and SAMPLE rules are matched
+/// on their own, and when one matches, the decision is never looser than it
+/// (rules::Decide), whatever a user or project rule says. Its ALLOW and PASS
+/// rules are reported and ignored (nothing can loosen beneath a ceiling). A
+/// system rule reusing a built-in id replaces it (`enabled: false` switches
+/// a built-in rule off for everyone); a user or project rule reusing a system
+/// rule's id is reported and ignored.
 ///
 /// Layering: a user rule with the id of a built-in one replaces it (so
 /// `{id: x, enabled: false}` switches a built-in rule off). A project file comes
@@ -48,6 +58,14 @@ inline constexpr std::string_view kBuiltinRulesName = "<builtin>/rules.yaml";
 /// The user's rule file: util::ConfigDir()/rules.yaml.
 std::filesystem::path UserRulesPath();
 
+/// The system rule file: util::SystemConfigFile("rules.yaml"), fixed at
+/// build time.
+std::filesystem::path SystemRulesPath();
+
+/// Reads the system rule file at `path` (util::ReadSystemConfigFile: only a
+/// root-owned file nobody else may write). std::nullopt when there is none.
+Result<std::optional<RuleFile>> ReadSystemRuleFile(const std::filesystem::path& path);
+
 /// Every `.togmal/rules.yaml` from `cwd` up to the repository root (the
 /// nearest directory holding `.git`), outermost first; up to the file system
 /// root when `cwd` is in no repository. A nearer file adds to the ones above
@@ -63,6 +81,9 @@ struct LoadOptions {
   std::filesystem::path cwd;
   /// The user file; std::nullopt = UserRulesPath(). A missing file is fine.
   std::optional<std::filesystem::path> user_file;
+  /// The system file; std::nullopt = SystemRulesPath(). For the tests of the
+  /// layering only: no command line option, variable or file sets it.
+  std::optional<std::filesystem::path> system_file = std::nullopt;
   bool include_builtin = true;
   /// Compile the built-in rules' regexes now (`serve`, validation) rather
   /// than on first use (the hook). User and project files are always
@@ -70,7 +91,7 @@ struct LoadOptions {
   bool compile_regexes = false;
 };
 
-/// Loads all layers. A user or project file that exists but cannot be read,
+/// Loads all layers. A system, user or project file that exists but cannot be read,
 /// parsed or validated is left out and named in RuleSet::ignored, which
 /// stops auto-approval (check::Judge): no file can weaken the policy by being
 /// broken. Fails only when the built-in rules
