@@ -382,7 +382,8 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
       level = Level::kL2;
       why = std::string(what) + " " + shown +
             ", a file an everyday tool later loads and runs (build file, tool or editor config, "
-            "test bootstrap, start-up file, hook, manifest scripts, registry setting)" +
+            "test bootstrap, start-up file, hook, manifest scripts, registry setting, agent "
+            "instructions)" +
             (found.empty() ? "." : ": the change " + found + ".");
     }
   }

@@ -63,6 +63,24 @@ TEST(Judge, RecordsEachDecisionWithItsId) {
   EXPECT_EQ(memory.entries[0].session, "hook");  // no session id in the call
 }
 
+// Stopping the guard is denied by a built-in rule, however the command names
+// it; a command that only uses togmal, or stops something else, is not.
+TEST(Judge, StoppingTheGuardIsDenied) {
+  MemorySink memory;
+  Judge judge({.via = "hook", .audit = memory.Sink()});
+  for (const char* command :
+       {"pkill -f togmal", "kill -9 $(pgrep togmal)", "killall togmal",
+        "systemctl --user stop togmal-ship.timer", "sleep 1 && pkill -x togmal"}) {
+    const Judgement judgement = judge.Decide(Bash(command), BuiltinPolicy());
+    EXPECT_EQ(judgement.decision.permission, rules::Permission::kDeny) << command;
+    EXPECT_EQ(judgement.decision.rule_id, "deny-stop-guard") << command;
+  }
+  for (const char* command : {"togmal check ls", "pkill -f webpack", "togmal audit tail"}) {
+    const Judgement judgement = judge.Decide(Bash(command), BuiltinPolicy());
+    EXPECT_NE(judgement.decision.rule_id, "deny-stop-guard") << command;
+  }
+}
+
 TEST(Judge, AnUnrecordedDecisionIsNeverAnAllow) {
   Judge failing({.via = "mcp",
                  .audit = [](store::AuditEntry) -> Result<int64_t> { return Fail("disk full"); }});
