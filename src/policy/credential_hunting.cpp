@@ -16,9 +16,12 @@ namespace {
 constexpr std::string_view kSecretWords[] = {
     "token", "secret", "passw", "passwd", "pwd", "api_key", "apikey", "api-key", "access", "priv",
     "credential", "auth", "bearer", "aws_", "ghp_", "gho_", "github_pat", "glpat", "sk-", "xox",
-    "akia", "begin", "cookie", "session",
-    // A regular expression spells a key name in parts (`api[_-]?key`).
-    "key"};
+    "akia", "begin", "cookie", "session"};
+
+/// Secret words that are also parts of common words (`keyboard`, `valid_id`):
+/// they count only with no letter on either side (`api[_-]?key`, `ssh_key`,
+/// `id_*`), so a regular expression that spells a key name in parts counts.
+constexpr std::string_view kSecretWholeWords[] = {"key", "keys", "id_"};
 
 /// Whether `text` holds `word` (lower case), ignoring case; no allocation:
 /// it runs on every word of a search.
@@ -34,9 +37,27 @@ bool HoldsIgnoringCase(std::string_view text, std::string_view word) {
   return false;
 }
 
+bool IsLetter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
+
+/// Whether `text` holds `word` (lower case) with no letter just before it,
+/// nor just after it when it ends in a letter (`id_rsa` holds `id_`),
+/// ignoring case.
+bool HoldsWordIgnoringCase(std::string_view text, std::string_view word) {
+  for (std::size_t i = 0; i + word.size() <= text.size(); ++i) {
+    if (i > 0 && IsLetter(text[i - 1])) continue;
+    const std::size_t end = i + word.size();
+    if (end < text.size() && IsLetter(word.back()) && IsLetter(text[end])) continue;
+    if (HoldsIgnoringCase(text.substr(i, word.size()), word)) return true;
+  }
+  return false;
+}
+
 bool SecretWord(std::string_view text) {
   for (std::string_view word : kSecretWords) {
     if (HoldsIgnoringCase(text, word)) return true;
+  }
+  for (std::string_view word : kSecretWholeWords) {
+    if (HoldsWordIgnoringCase(text, word)) return true;
   }
   return false;
 }
@@ -135,7 +156,7 @@ void Walker::SearchedForSecrets(std::string_view searched, std::string_view path
   const std::string lower = Lower(searched);
   const bool secret =
       SecretWord(lower) || SecretFileName(lower) || lower.find(".env") != std::string::npos ||
-      lower.find(".pem") != std::string::npos || lower.find("id_") != std::string::npos;
+      lower.find(".pem") != std::string::npos;
   if (!secret || !SecretPath(path)) return;
   Add(level,
       "Searches '" + Shorten(path, 60) +

@@ -70,12 +70,17 @@ TEST(Judge, StoppingTheGuardIsDenied) {
   Judge judge({.via = "hook", .audit = memory.Sink()});
   for (const char* command :
        {"pkill -f togmal", "kill -9 $(pgrep togmal)", "killall togmal",
-        "systemctl --user stop togmal-ship.timer", "sleep 1 && pkill -x togmal"}) {
+        "systemctl --user stop togmal-ship.timer", "sleep 1 && pkill -x togmal",
+        "systemctl --user disable --now togmal-ship.timer", "service togmal-ship stop",
+        "launchctl bootout gui/501/com.togmal.ship"}) {
     const Judgement judgement = judge.Decide(Bash(command), BuiltinPolicy());
     EXPECT_EQ(judgement.decision.permission, rules::Permission::kDeny) << command;
     EXPECT_EQ(judgement.decision.rule_id, "deny-stop-guard") << command;
   }
-  for (const char* command : {"togmal check ls", "pkill -f webpack", "togmal audit tail"}) {
+  for (const char* command :
+       {"togmal check ls", "pkill -f webpack", "togmal audit tail",
+        "systemctl --user status togmal-ship.timer", "systemctl --user list-timers togmal-ship.timer",
+        "launchctl list | grep togmal"}) {
     const Judgement judgement = judge.Decide(Bash(command), BuiltinPolicy());
     EXPECT_NE(judgement.decision.rule_id, "deny-stop-guard") << command;
   }
