@@ -14,9 +14,9 @@ namespace {
 
 /// Lower-case parts of a search pattern or file name that ask for a secret.
 constexpr std::string_view kSecretWords[] = {
-    "token", "secret", "passw", "passwd", "pwd", "api_key", "apikey", "api-key", "access", "priv",
-    "credential", "auth", "bearer", "aws_", "ghp_", "gho_", "github_pat", "glpat", "sk-", "xox",
-    "akia", "begin", "cookie", "session"};
+    "token",      "secret", "passw",      "passwd", "pwd",    "api_key", "apikey", "api-key",
+    "access",     "priv",   "credential", "auth",   "bearer", "aws_",    "ghp_",   "gho_",
+    "github_pat", "glpat",  "sk-",        "xox",    "akia",   "begin",   "cookie", "session"};
 
 /// Secret words that are also parts of common words (`keyboard`, `valid_id`):
 /// they count only with no letter on either side (`api[_-]?key`, `ssh_key`,
@@ -154,9 +154,9 @@ void Walker::SearchedForSecrets(std::string_view searched, std::string_view path
   if (level == Level::kL0) return;
   // A pattern (`password`) or a file glob (`*.env`, `id_*`) that asks for secrets.
   const std::string lower = Lower(searched);
-  const bool secret =
-      SecretWord(lower) || SecretFileName(lower) || lower.find(".env") != std::string::npos ||
-      lower.find(".pem") != std::string::npos;
+  const bool secret = SecretWord(lower) || SecretFileName(lower) ||
+                      lower.find(".env") != std::string::npos ||
+                      lower.find(".pem") != std::string::npos;
   if (!secret || !SecretPath(path)) return;
   Add(level,
       "Searches '" + Shorten(path, 60) +

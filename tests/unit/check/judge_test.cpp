@@ -79,8 +79,8 @@ TEST(Judge, StoppingTheGuardIsDenied) {
   }
   for (const char* command :
        {"togmal check ls", "pkill -f webpack", "togmal audit tail",
-        "systemctl --user status togmal-ship.timer", "systemctl --user list-timers togmal-ship.timer",
-        "launchctl list | grep togmal"}) {
+        "systemctl --user status togmal-ship.timer",
+        "systemctl --user list-timers togmal-ship.timer", "launchctl list | grep togmal"}) {
     const Judgement judgement = judge.Decide(Bash(command), BuiltinPolicy());
     EXPECT_NE(judgement.decision.rule_id, "deny-stop-guard") << command;
   }
