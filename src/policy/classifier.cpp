@@ -18,6 +18,34 @@
 namespace togmal::policy {
 namespace {
 
+/// The host of an http(s) URL, lower case; empty for anything else, and for
+/// a URL with a user or a port, which no reference site needs.
+std::string HostOf(std::string_view url) {
+  const std::string lower = Lower(url);
+  std::string_view rest = lower;
+  if (rest.starts_with("https://")) {
+    rest.remove_prefix(8);
+  } else if (rest.starts_with("http://")) {
+    rest.remove_prefix(7);
+  } else {
+    return {};
+  }
+  const std::string_view host = rest.substr(0, rest.find_first_of("/?#"));
+  if (host.find_first_of("@:\\ ") != std::string_view::npos) return {};
+  return std::string(host);
+}
+
+/// The host, when a URL is on one of the reference documentation sites.
+std::optional<std::string> ReferenceHost(std::string_view url,
+                                         const std::vector<std::string>& hosts) {
+  const std::string host = HostOf(url);
+  if (host.empty()) return std::nullopt;
+  for (const std::string& pattern : hosts) {
+    if (util::GlobMatches(pattern, host)) return host;
+  }
+  return std::nullopt;
+}
+
 void Finish(Classification& result) {
   if (result.findings.empty()) {
     result.findings.push_back({Level::kL0, "There is nothing to run.", ""});
@@ -218,7 +246,15 @@ Classification Classifier::Classify(const ToolCall& call) const {
       wrote = true;
     }
   }
-  if (!wrote) walker.Add(tool->level, why, call.tool_name);
+  const std::optional<std::string> url = tool->url.empty() ? std::nullopt : field(tool->url);
+  if (const auto host = url ? ReferenceHost(*url, tool->reference_hosts) : std::nullopt; host) {
+    walker.Add(
+        Level::kL0,
+        "Fetches documentation from '" + *host + "', a reference site: a public page, only read.",
+        call.tool_name);
+  } else if (!wrote) {
+    walker.Add(tool->level, why, call.tool_name);
+  }
   for (const std::string& name : tool->reads) {
     if (const auto path = field(name)) walker.CheckReadPath(*path, tool->level, *path);
   }

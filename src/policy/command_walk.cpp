@@ -447,7 +447,8 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
   const std::string& why = command.why;
   std::size_t j = index + 1;
   int skip = node.skip_positionals;
-  std::string replace;  // xargs -I STR: where each input line goes
+  std::string replace;   // xargs -I STR: where each input line goes
+  std::string arg_file;  // xargs -a FILE: where the input comes from instead of stdin
   while (j < words.size()) {
     const std::string& text = words[j].text;
     if (text == "--") {
@@ -458,6 +459,11 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
       if (text == "-I" && j + 1 < words.size()) replace = words[j + 1].text;
       if (text.size() > 2 && text.starts_with("-I")) replace = text.substr(2);
       if (text == "-i" || text == "--replace") replace = "{}";
+      if ((text == "-a" || text == "--arg-file") && j + 1 < words.size()) {
+        arg_file = words[j + 1].text;
+      }
+      if (text.starts_with("--arg-file=")) arg_file = text.substr(11);
+      if (text.size() > 2 && text.starts_with("-a")) arg_file = text.substr(2);
       for (const std::string& query : node.query_options) {
         if (FlagMatches(query, text)) {
           Add(Level::kL0, "'" + words[index].text + " " + text + "' only looks a command up.",
@@ -520,9 +526,32 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
       Words(command_words, j, Stdin{}, segment, code_depth);
     }
   } else {
+    if (!node.default_command.empty()) UnknownInput(node, arg_file, stdin_source, segment);
     Words(words, j, stdin_source, segment, code_depth);
   }
   --line_.wrapped;
+}
+
+void Walker::UnknownInput(const CommandNode& node, std::string_view arg_file,
+                          const Stdin& stdin_source, std::string_view segment) {
+  std::string source;
+  if (!arg_file.empty()) {
+    source = "the file '" + Shorten(arg_file, 60) + "' holds";
+  } else if (stdin_source.kind == Stdin::Kind::kFile) {
+    source = "the file '" + Shorten(stdin_source.producer, 60) + "' holds";
+  } else if (stdin_source.kind == Stdin::Kind::kPipe) {
+    // `find . -name '*.ts' | xargs wc -l`: names of files, judged where they are looked for.
+    const std::size_t end = stdin_source.producer.find_first_of(" \t\n");
+    const std::string producer = Lower(ProgramName(stdin_source.producer.substr(0, end)));
+    if (Contains(node.input_listers, producer)) return;
+    source = "'" + Shorten(stdin_source.producer, 60) + "' prints";
+  } else {
+    return;  // no input: an agent's command reads an empty stdin
+  }
+  Add(Level::kL2,
+      "'" + node.name + "' appends the words " + source +
+          ", known only at run time, to the command it runs.",
+      segment);
 }
 
 void Walker::FindExec(const std::vector<Word>& words, std::size_t index, std::string_view segment,

@@ -103,6 +103,7 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
     if (!node.default_command.empty()) {
       out += ", .default_command = " + CppString(node.default_command);
     }
+    Field(out, "input_listers", Strings(node.input_listers));
     if (node.skip_positionals != 0) {
       out += ", .skip_positionals = " + std::to_string(node.skip_positionals);
     }
@@ -133,6 +134,8 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
     Field(out, "writes", Strings(tool.writes));
     if (!tool.command.empty()) out += ", .command = " + CppString(tool.command);
     Field(out, "searches", Strings(tool.searches));
+    if (!tool.url.empty()) out += ", .url = " + CppString(tool.url);
+    Field(out, "reference_hosts", Strings(tool.reference_hosts));
     return out + "}";
   }
 };

@@ -169,6 +169,7 @@ class Loader {
                              "code_rules",
                              "query_options",
                              "default_command",
+                             "input_listers",
                              "skip_positionals",
                              "data_args",
                              "writes_args",
@@ -199,6 +200,7 @@ class Loader {
     for (auto [key, target] : {std::pair{"options_with_value", &command.options_with_value},
                                std::pair{"code_options", &command.code_options},
                                std::pair{"query_options", &command.query_options},
+                               std::pair{"input_listers", &command.input_listers},
                                std::pair{"print_only", &command.print_only},
                                std::pair{"options_end", &command.options_end},
                                std::pair{"output_options", &command.output_options}}) {
@@ -479,9 +481,10 @@ class Loader {
       return tool;
     }
     if (!node.IsMap()) return At(node, "tool '" + name + "': expected a level or a map");
-    if (auto ok = CheckKeys(
-            node, {"level", "why", "outside_project", "reads", "writes", "command", "searches"},
-            "tool '" + name + "'");
+    if (auto ok = CheckKeys(node,
+                            {"level", "why", "outside_project", "reads", "writes", "command",
+                             "searches", "url", "reference_hosts"},
+                            "tool '" + name + "'");
         !ok) {
       return Fail(ok.error());
     }
@@ -495,13 +498,15 @@ class Loader {
       tool.outside_project = *outside;
     }
     for (auto [key, target] : {std::pair{"reads", &tool.reads}, std::pair{"writes", &tool.writes},
-                               std::pair{"searches", &tool.searches}}) {
+                               std::pair{"searches", &tool.searches},
+                               std::pair{"reference_hosts", &tool.reference_hosts}}) {
       if (!node[key]) continue;
       auto values = Strings(node[key]);
       if (!values) return Fail(values.error());
       *target = std::move(*values);
     }
     if (node["command"]) tool.command = node["command"].as<std::string>();
+    if (node["url"]) tool.url = node["url"].as<std::string>();
     return tool;
   }
 

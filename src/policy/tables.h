@@ -93,6 +93,10 @@ struct CommandNode {
   std::vector<TextRule> code_rules;
   std::vector<std::string> query_options;
   std::string default_command;
+  /// For a runner fed on stdin (xargs): the commands whose output is file
+  /// names (`find`, `git`). From anything else the words it appends are a
+  /// file's content, known only at run time.
+  std::vector<std::string> input_listers;
   int skip_positionals = 0;
   bool data_args = false;
   bool writes_args = false;
@@ -146,6 +150,11 @@ struct ToolEntry {
   /// pattern, a file glob): a secret asked for where credentials live is
   /// the `secrets_output` level, as for `grep -r token ~`.
   std::vector<std::string> searches;
+  /// The field holding the URL a tool fetches, and the hosts of reference
+  /// documentation (`docs.python.org`, `*.rust-lang.org`) it may fetch at L0:
+  /// public pages, read only, from the sites' own operators.
+  std::string url;
+  std::vector<std::string> reference_hosts;
 };
 
 struct AssignmentEntry {
@@ -204,6 +213,7 @@ struct RawCommandNode {
   RawList<RawTextRule> code_rules;
   RawStrings query_options;
   const char* default_command = "";
+  RawStrings input_listers;
   int skip_positionals = 0;
   bool data_args = false;
   bool writes_args = false;
@@ -224,6 +234,8 @@ struct RawToolEntry {
   RawStrings reads, writes;
   const char* command = "";
   RawStrings searches;
+  const char* url = "";
+  RawStrings reference_hosts;
 };
 
 struct RawAssignment {

@@ -48,6 +48,7 @@ CommandNode NodeFromRaw(const RawCommandNode& raw) {
   }
   node.query_options = Strings(raw.query_options);
   node.default_command = raw.default_command;
+  node.input_listers = Strings(raw.input_listers);
   node.skip_positionals = raw.skip_positionals;
   node.data_args = raw.data_args;
   node.writes_args = raw.writes_args;
@@ -87,6 +88,8 @@ void TablesFromCompiled(const CompiledTables& compiled, Tables& tables) {
     tool.writes = Strings(raw.writes);
     tool.command = raw.command;
     tool.searches = Strings(raw.searches);
+    tool.url = raw.url;
+    tool.reference_hosts = Strings(raw.reference_hosts);
     tables.tools.push_back(std::move(tool));
   }
   tables.compiled_assignments = compiled.assignments;

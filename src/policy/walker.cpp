@@ -33,6 +33,8 @@ Stdin StdinOf(const LexResult& lex, const SimpleCommand& command) {
       stdin_source = {Stdin::Kind::kText, redirection.heredoc_body, true, {}};
     } else if (redirection.op == "<<<") {
       stdin_source = {Stdin::Kind::kText, redirection.target.text + "\n", true, {}};
+    } else if (redirection.ReadsFile() && redirection.fd <= 0) {
+      stdin_source = {Stdin::Kind::kFile, {}, false, redirection.target.text};
     }
   }
   if (command.pipe_from < 0 || stdin_source.kind != Stdin::Kind::kNone) return stdin_source;

@@ -94,10 +94,11 @@ OptionScan ScanOptions(const std::vector<Word>& words, const std::vector<PathSte
 
 /// Where a command's stdin comes from, when that matters (shells, SQL).
 struct Stdin {
-  enum class Kind { kNone, kText, kPipe } kind = Kind::kNone;
+  // kFile: `< FILE`, whose name is in `producer`.
+  enum class Kind { kNone, kText, kPipe, kFile } kind = Kind::kNone;
   std::string text;      // heredoc / here-string body, or what an echo in the pipe prints
   bool known = false;    // text is what the command will read
-  std::string producer;  // for a pipe: the command feeding it
+  std::string producer;  // for a pipe: the command feeding it; for kFile the file
 };
 
 /// Where a shell's or an interpreter's code comes from, as its command line
@@ -274,6 +275,10 @@ class Walker {
                      const Stdin& stdin_source, std::string_view segment, int code_depth);
   void Wrapper(const JudgedCommand& command, const std::vector<Word>& words,
                const Stdin& stdin_source, std::string_view segment, int code_depth);
+  /// xargs fed from a file's content (`-a FILE`, `< FILE`, `cat FILE |`):
+  /// the words it appends are known only at run time.
+  void UnknownInput(const CommandNode& node, std::string_view arg_file, const Stdin& stdin_source,
+                    std::string_view segment);
   void FindExec(const std::vector<Word>& words, std::size_t index, std::string_view segment,
                 int code_depth);
   std::size_t FindingCount() const { return findings_ != nullptr ? findings_->size() : 0; }
