@@ -19,6 +19,7 @@
 #include "togmal/store/audit_log.h"
 #include "togmal/store/database.h"
 #include "togmal/store/settings.h"
+#include "togmal/util/json_fields.h"
 
 namespace togmal::cli {
 namespace {
@@ -76,7 +77,7 @@ std::string FitTo(const std::string& line, std::size_t width) {
 
 // The project a decision was made in: the last name of its cwd.
 std::string ProjectName(const json& detail) {
-  const std::string cwd = detail.is_object() ? detail.value("cwd", std::string()) : std::string();
+  const std::string cwd = util::StringField(detail, "cwd");
   const std::size_t slash = cwd.find_last_of('/', cwd.size() > 1 ? cwd.size() - 2 : 0);
   return slash == std::string::npos || cwd.size() <= 1 ? cwd : cwd.substr(slash + 1);
 }
@@ -99,15 +100,15 @@ std::string DecisionLines(const store::AuditEntry& entry) {
                      Column(entry.decision, 5) + Column(entry.level, 2) +
                      Column(entry.tool_name, 10) + Column(ProjectName(entry.detail), 12) +
                      (shown.is_null() ? std::string() : Summary(shown, 200));
-  std::string why = entry.detail.is_object() ? entry.detail.value("reason", std::string()) : "";
+  std::string why = util::StringField(entry.detail, "reason");
   if (entry.detail.is_object() && entry.detail.contains("allowed_by")) {
     const json& grant = entry.detail["allowed_by"];
     why += (why.empty() ? "" : " · ") + std::string("let through by grant #") +
-           std::to_string(grant.value("grant_id", int64_t{0}));
+           std::to_string(util::IntField(grant, "grant_id", 0));
   } else if (entry.detail.is_object() && entry.detail.contains("allow_code") &&
              why.find("togmal allow ") == std::string::npos) {
     why += (why.empty() ? "" : " · ") + std::string("togmal allow ") +
-           entry.detail.value("allow_code", std::string());
+           util::StringField(entry.detail, "allow_code");
   }
   if (!entry.rule.empty()) why += " [rule " + entry.rule + "]";
   if (!why.empty()) line += "\n      " + Summary(why, 1000);
@@ -121,8 +122,8 @@ std::string HumanLine(const store::AuditEntry& entry) {
                      std::string(store::AuditKindName(entry.kind));
   if (entry.kind == store::AuditKind::kCheckpoint) {
     return line + " pruned through #" +
-           std::to_string(entry.detail.value("pruned_through_id", int64_t{0})) + " (" +
-           std::to_string(entry.detail.value("pruned_count", int64_t{0})) + " entries)";
+           std::to_string(util::IntField(entry.detail, "pruned_through_id", 0)) + " (" +
+           std::to_string(util::IntField(entry.detail, "pruned_count", 0)) + " entries)";
   }
   if (!entry.tool_name.empty()) line += " " + entry.tool_name;
   if (!entry.session.empty()) line += " session=" + entry.session;

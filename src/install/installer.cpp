@@ -8,6 +8,7 @@
 
 #include "togmal/install/json_file.h"
 #include "togmal/install/json_text.h"
+#include "togmal/util/json_fields.h"
 
 namespace togmal::install {
 namespace {
@@ -242,11 +243,11 @@ Result<Manifest> LoadManifest(const fs::path& path) {
   if (files == file->value.end() || !files->is_object()) return manifest;
   for (const auto& [name, entry] : files->items()) {
     ManifestEntry recorded;
-    recorded.created_file = entry.value("created_file", false);
+    recorded.created_file = util::BoolField(entry, "created_file", false);
     if (auto original = entry.find("original"); original != entry.end() && original->is_string()) {
       recorded.original = original->get<std::string>();
     }
-    recorded.original_lost = entry.value("original_lost", false);
+    recorded.original_lost = util::BoolField(entry, "original_lost", false);
     if (auto written = entry.find("written"); written != entry.end() && written->is_string()) {
       recorded.written = written->get<std::string>();
     }

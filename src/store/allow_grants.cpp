@@ -13,6 +13,7 @@
 #include "sha256.h"
 #include "togmal/store/audit_log.h"
 #include "togmal/store/redaction.h"
+#include "togmal/util/json_fields.h"
 #include "togmal/util/text.h"
 
 namespace togmal::store {
@@ -237,9 +238,9 @@ Result<std::optional<CodedCall>> AllowGrants::FindCall(std::string_view code) {
       const json detail = JsonColumn(decided, 4);
       call.decision = Text(decided, 5);
       if (detail.is_object()) {
-        call.fingerprint = detail.value("fingerprint", "");
-        call.cwd = detail.value("cwd", "");
-        call.reason = detail.value("reason", "");
+        call.fingerprint = util::StringField(detail, "fingerprint");
+        call.cwd = util::StringField(detail, "cwd");
+        call.reason = util::StringField(detail, "reason");
       }
       if (!call.fingerprint.empty()) found = std::move(call);
     }

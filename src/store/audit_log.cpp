@@ -15,6 +15,7 @@
 #include "togmal/store/database.h"
 #include "togmal/store/redaction.h"
 #include "togmal/store/stored_input.h"
+#include "togmal/util/json_fields.h"
 #include "togmal/util/text.h"
 
 namespace togmal::store {
@@ -413,8 +414,8 @@ Result<VerifyReport> AuditLog::Verify() {
     if (report.anchor_id) {
       const bool recorded =
           last_checkpoint &&
-          last_checkpoint->detail.value("pruned_through_id", int64_t{-1}) == *report.anchor_id &&
-          last_checkpoint->detail.value("last_hash", std::string()) == *anchor_hash;
+          util::IntField(last_checkpoint->detail, "pruned_through_id", -1) == *report.anchor_id &&
+          util::StringField(last_checkpoint->detail, "last_hash") == *anchor_hash;
       if (!recorded) {
         return broken(last_checkpoint ? last_checkpoint->id : *report.anchor_id + 1,
                       "the pruning anchor (entries up to " + std::to_string(*report.anchor_id) +

@@ -1,5 +1,6 @@
 #include "togmal/tools/sampling.h"
 
+#include "togmal/util/json_fields.h"
 #include "togmal/util/text.h"
 
 namespace togmal::tools {
@@ -24,7 +25,7 @@ std::optional<std::string> ResultText(const json& result) {
   if (content == result.end()) return std::nullopt;
   std::string text;
   auto take = [&text](const json& block) {
-    if (block.is_object() && block.value("type", "") == "text" && block.contains("text") &&
+    if (util::StringField(block, "type") == "text" && block.contains("text") &&
         block["text"].is_string()) {
       text += block["text"].get<std::string>();
     }

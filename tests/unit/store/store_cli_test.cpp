@@ -123,6 +123,33 @@ TEST_F(StoreCli, TailPrintsTheNewestEntries) {
   EXPECT_EQ(json::parse(json_lines[2])["hash"].get<std::string>().size(), 64u);
 }
 
+// A detail written by another version or edited by hand, with fields of
+// other types, is shown as far as it can be, never the end of the command.
+TEST_F(StoreCli, TailShowsADetailWithFieldsOfOtherTypes) {
+  {
+    auto db = temp_.Open();
+    AuditLog log(db);
+    AuditEntry entry;
+    entry.session = "s3";
+    entry.tool_name = "Bash";
+    entry.input = {{"command", "make"}};
+    entry.decision = "allow";
+    entry.level = "L1";
+    entry.detail = {{"cwd", 5}, {"reason", {"a", "list"}}, {"allowed_by", {{"grant_id", "x"}}}};
+    ASSERT_TRUE(log.Append(entry).ok());
+    entry.detail = {{"cwd", "/work/odd"}, {"reason", "fine"}, {"allow_code", 7}};
+    ASSERT_TRUE(log.Append(entry).ok());
+  }
+  ProcessOutput out = Run({"audit", "tail", "-n", "2", "--db", temp_.path()});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto lines = Lines(out.out);
+  ASSERT_GE(lines.size(), 3u) << out.out;
+  EXPECT_NE(lines[0].find("allow L1 Bash"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find("grant #0"), std::string::npos) << lines[1];
+  EXPECT_NE(out.out.find("odd"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("fine"), std::string::npos) << out.out;
+}
+
 // A decision reads as what a person asks of it: when, where, which tool,
 // what was decided and why, and the code that would let it through.
 TEST_F(StoreCli, TailShowsProjectReasonAndCodeAndFilters) {
