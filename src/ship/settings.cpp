@@ -2,30 +2,18 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "togmal/util/yaml.h"
+
 namespace togmal::ship {
 
 namespace {
 
-std::string Where(const std::string& file_name, const YAML::Node& node) {
-  return file_name + ":" + std::to_string(node.Mark().line + 1);
-}
+using util::YamlWhere;
 
 Result<void> ReadInt(const YAML::Node& section, const char* key, const std::string& file_name,
                      int min, int max, int& out) {
-  const YAML::Node node = section[key];
-  if (!node) return {};
-  const std::string what = std::string("ship.") + key;
-  try {
-    const int value = node.as<int>();
-    if (value < min || value > max) {
-      return Fail(Where(file_name, node) + ": " + what + " must be " + std::to_string(min) +
-                  " to " + std::to_string(max));
-    }
-    out = value;
-    return {};
-  } catch (const YAML::Exception&) {
-    return Fail(Where(file_name, node) + ": " + what + " must be a number");
-  }
+  return util::ReadBoundedNumber(section, key, file_name, std::string("ship.") + key, min, max,
+                                 out);
 }
 
 Result<void> ReadText(const YAML::Node& section, const char* key, const std::string& file_name,
@@ -36,7 +24,8 @@ Result<void> ReadText(const YAML::Node& section, const char* key, const std::str
     out.clear();
     return {};
   }
-  if (!node.IsScalar()) return Fail(Where(file_name, node) + ": ship." + key + " must be a text");
+  if (!node.IsScalar())
+    return Fail(YamlWhere(file_name, node) + ": ship." + key + " must be a text");
   out = node.Scalar();
   return {};
 }
@@ -48,7 +37,7 @@ Result<ShipSettings> ShipSettingsFrom(const util::SettingsLayer& layer, ShipSett
   if (!root || !root.IsMap()) return base;
   const YAML::Node ship = root["ship"];
   if (!ship || ship.IsNull()) return base;
-  if (!ship.IsMap()) return Fail(Where(layer.source, ship) + ": ship must be a mapping");
+  if (!ship.IsMap()) return Fail(YamlWhere(layer.source, ship) + ": ship must be a mapping");
   try {
     for (auto read :
          {ReadText(ship, "otlp", layer.source, base.otlp),

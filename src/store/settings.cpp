@@ -4,30 +4,18 @@
 
 #include <string>
 
+#include "togmal/util/yaml.h"
+
 namespace togmal::store {
 
 namespace {
 
-std::string Where(std::string_view file_name, const YAML::Node& node) {
-  return std::string(file_name) + ":" + std::to_string(node.Mark().line + 1);
-}
+using util::YamlWhere;
 
 template <typename T>
 Result<void> Read(const YAML::Node& section, const char* key, std::string_view file_name,
                   const char* what, T min, T max, T& out) {
-  const YAML::Node node = section[key];
-  if (!node) return {};
-  try {
-    const T value = node.as<T>();
-    if (value < min || value > max) {
-      return Fail(Where(file_name, node) + ": " + what + " must be " + std::to_string(min) +
-                  " to " + std::to_string(max));
-    }
-    out = value;
-    return {};
-  } catch (const YAML::Exception&) {
-    return Fail(Where(file_name, node) + ": " + what + " must be a number");
-  }
+  return util::ReadBoundedNumber(section, key, file_name, what, min, max, out);
 }
 
 }  // namespace
@@ -36,7 +24,7 @@ Result<StoreSettings> StoreSettingsFrom(const util::SettingsLayer& layer, StoreS
   const YAML::Node& root = layer.root;
   const std::string& file_name = layer.source;
   if (!root || root.IsNull()) return base;
-  if (!root.IsMap()) return Fail(Where(file_name, root) + ": settings must be a mapping");
+  if (!root.IsMap()) return Fail(YamlWhere(file_name, root) + ": settings must be a mapping");
   try {
     if (const YAML::Node audit = root["audit"]; audit && audit.IsMap()) {
       if (auto read = Read<int>(audit, "retention_days", file_name, "audit.retention_days", 0,
@@ -48,13 +36,13 @@ Result<StoreSettings> StoreSettingsFrom(const util::SettingsLayer& layer, StoreS
         try {
           base.audit_store_raw_input = raw.as<bool>();
         } catch (const YAML::Exception&) {
-          return Fail(Where(file_name, raw) + ": audit.store_raw_input must be true or false");
+          return Fail(YamlWhere(file_name, raw) + ": audit.store_raw_input must be true or false");
         }
       }
       if (const YAML::Node sync = audit["sync"]; sync) {
         const std::string value = sync.IsScalar() ? sync.Scalar() : "";
         if (value != "normal" && value != "full") {
-          return Fail(Where(file_name, sync) + ": audit.sync must be normal or full");
+          return Fail(YamlWhere(file_name, sync) + ": audit.sync must be normal or full");
         }
         base.audit_sync_full = value == "full";
       }

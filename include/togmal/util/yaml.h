@@ -44,4 +44,30 @@ enum class YamlScalars { kText, kTyped };
 /// Walk only nodes that ParseYaml accepted: the conversion is not bounded.
 nlohmann::json YamlToJson(const YAML::Node& node, YamlScalars scalars);
 
+/// "file:line" of a node, for a settings error.
+inline std::string YamlWhere(std::string_view file_name, const YAML::Node& node) {
+  return std::string(file_name) + ":" + std::to_string(node.Mark().line + 1);
+}
+
+/// Reads the number `section[key]` into `out` when present, within [min, max];
+/// fails with "file:line: WHAT must be MIN to MAX" or "… must be a number".
+template <typename T>
+Result<void> ReadBoundedNumber(const YAML::Node& section, const char* key,
+                               std::string_view file_name, std::string_view what, T min, T max,
+                               T& out) {
+  const YAML::Node node = section[key];
+  if (!node) return {};
+  try {
+    const T value = node.as<T>();
+    if (value < min || value > max) {
+      return Fail(YamlWhere(file_name, node) + ": " + std::string(what) + " must be " +
+                  std::to_string(min) + " to " + std::to_string(max));
+    }
+    out = value;
+    return {};
+  } catch (const YAML::Exception&) {
+    return Fail(YamlWhere(file_name, node) + ": " + std::string(what) + " must be a number");
+  }
+}
+
 }  // namespace togmal::util
