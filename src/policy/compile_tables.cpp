@@ -40,6 +40,8 @@ const char* FormatLiteral(ContentFormat format) {
       return "ContentFormat::kCode";
     case ContentFormat::kCommands:
       return "ContentFormat::kCommands";
+    case ContentFormat::kDirectives:
+      return "ContentFormat::kDirectives";
     case ContentFormat::kKeys:
       break;
   }

@@ -387,6 +387,17 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
             (found.empty() ? "." : ": the change " + found + ".");
     }
   }
+  if (!runs_later && level < Level::kL2 && content != nullptr) {
+    // Source whose comment lines a tool runs (`//go:generate sh -c …`): only
+    // a change that adds such a line is more than an ordinary write.
+    if (const ContentJudge* judge = JudgeFor(folded);
+        judge != nullptr && judge->format == ContentFormat::kDirectives) {
+      if (const std::string found = FindCode(*judge, FileText(path), *content); !found.empty()) {
+        level = Level::kL2;
+        why = std::string(what) + " " + shown + ": the change " + found + ".";
+      }
+    }
+  }
   if (guarded == Guarded::kGuardFile && level < Level::kL2) {
     level = Level::kL2;
     why = std::string(what) + " " + shown +

@@ -449,8 +449,10 @@ class Loader {
         judge.format = ContentFormat::kKeys;
       } else if (format == "commands") {
         judge.format = ContentFormat::kCommands;
+      } else if (format == "directives") {
+        judge.format = ContentFormat::kDirectives;
       } else {
-        return At(item, "format is json, code, keys or commands");
+        return At(item, "format is json, code, keys, commands or directives");
       }
       std::vector<std::string> files;
       for (auto [key, target] : {std::pair{"files", &files}, std::pair{"keys", &judge.keys}}) {

@@ -476,8 +476,34 @@ std::string KeyFinding(const ContentJudge& judge, const OwnedLine& line, bool re
   return {};
 }
 
+/// Every line, trimmed: a directive is found by how its line starts.
+std::vector<OwnedLine> TrimmedLines(std::string_view text) {
+  std::vector<OwnedLine> out;
+  for (std::string_view line : SplitLines(text)) {
+    if (const std::string_view trimmed = Trim(line); !trimmed.empty()) {
+      out.push_back({{}, {}, std::string(trimmed)});
+    }
+  }
+  return out;
+}
+
+/// An added line that starts with a directive key (`//go:generate`).
+std::string DirectivesChange(const ContentJudge& judge, std::string_view before,
+                             std::string_view after) {
+  for (const OwnedLine& line : Changed(TrimmedLines(before), TrimmedLines(after)).first) {
+    const std::string lower = LowerCopy(line.text);
+    for (const std::string& key : judge.keys) {
+      if (lower.starts_with(key)) {
+        return "adds a directive that a tool runs as a command (`" + Clip(line.text) + "`)";
+      }
+    }
+  }
+  return {};
+}
+
 std::string LinesChange(const ContentJudge& judge, std::string_view before,
                         std::string_view after) {
+  if (judge.format == ContentFormat::kDirectives) return DirectivesChange(judge, before, after);
   const bool keys = judge.format == ContentFormat::kKeys;
   auto [added, removed] = keys ? Changed(KeyLines(before), KeyLines(after))
                                : Changed(CodeLines(before), CodeLines(after));

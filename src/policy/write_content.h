@@ -18,6 +18,10 @@ enum class ContentFormat {
   kCode,  ///< a JS/TS config: changed lines must not hold a listed word (import, require, `(` …)
   kKeys,  ///< TOML/INI/line files: changed lines must not set or sit under a listed key
   kCommands,  ///< its data are commands (lint-staged): every change is code
+  /// Source whose comment lines a tool runs as commands (`//go:generate`):
+  /// an added line starting with a listed key is code. Judged only where
+  /// the content is known (Write, Edit), for files outside `runs_later`.
+  kDirectives,
 };
 
 /// One `paths: runs_later_content` entry: the files it reads and the keys
