@@ -453,6 +453,37 @@ std::string CodeFinding(const ContentJudge& judge, const OwnedLine& line, bool r
   return {};
 }
 
+/// The keys of an inline table on a line (`serde = { git = "…", features = […] }`
+/// holds git and features), lower case.
+std::vector<std::string> InlineKeys(std::string_view text) {
+  std::vector<std::string> keys;
+  bool in_table = false;  // past a `{` outside quotes
+  bool expect_key = false;
+  char quote = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '{' || (in_table && c == ',')) {
+      in_table = true;
+      expect_key = true;
+    } else if (expect_key && IdentifierChar(c)) {
+      std::size_t end = i;
+      while (end < text.size() && (IdentifierChar(text[end]) || text[end] == '-')) ++end;
+      keys.push_back(LowerCopy(text.substr(i, end - i)));
+      expect_key = false;
+      i = end - 1;
+    } else if (c != ' ' && c != '\t') {
+      expect_key = false;
+    }
+  }
+  return keys;
+}
+
 std::string KeyFinding(const ContentJudge& judge, const OwnedLine& line, bool removed) {
   const std::size_t split = line.owner.find('\x1f');
   const std::string_view section = std::string_view(line.owner).substr(0, split);
@@ -468,6 +499,10 @@ std::string KeyFinding(const ContentJudge& judge, const OwnedLine& line, bool re
     } else if (NameMatches(entry, section) ||
                (line.own == section && NameMatches(entry, line.own))) {
       what = "changes the [" + Clip(section, 40) + "] section";
+    } else if (const std::vector<std::string> inline_keys = InlineKeys(line.text);
+               std::any_of(inline_keys.begin(), inline_keys.end(),
+                           [&entry](const std::string& name) { return name == entry; })) {
+      what = "sets '" + Clip(entry, 40) + "' for '" + Clip(line.own, 40) + "'";
     } else {
       continue;
     }
