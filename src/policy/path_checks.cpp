@@ -2,12 +2,15 @@
 // (sensitive, system, runs_later, scratch, the guard's own files) and the
 // project directory; `cd` and `ln -s` earlier in the line move where a
 // relative path or a link points.
+#include <glob.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <vector>
 
 #include "togmal/util/config_file.h"
+#include "togmal/util/glob.h"
 #include "togmal/util/paths.h"
 #include "walker.h"
 #include "write_content.h"
@@ -282,6 +285,17 @@ void Walker::CheckReadPath(std::string_view path, Level base, std::string_view s
   const std::string judged = FoldPath(JudgedPath(path));
   const bool sensitive =
       PathListMatches(tables_.sensitive, normalized) || PathListMatches(tables_.sensitive, judged);
+  // `cat ~/.ss[h]/id_*`, `cat /etc/shado?`: the shell expands the pattern at
+  // run time; what it can name is judged, not the pattern's own spelling.
+  if (!sensitive && util::HasGlobChars(path) &&
+      (tables_.sensitive.MayMatch(normalized) || tables_.sensitive.MayMatch(judged)) &&
+      ExpandsToSensitive(path)) {
+    Add(Max(Raise(base), tables_.settings.sensitive_minimum),
+        Shown(path) +
+            " is a pattern that can name a sensitive file (secrets, keys or credentials).",
+        segment);
+    return;
+  }
   if (!sensitive) {
     // `cat ~/.config/*/token`: a file where credentials live, named as one.
     if (tables_.settings.secrets_output > Level::kL0 && SecretLookingFile(path)) {
@@ -298,6 +312,32 @@ void Walker::CheckReadPath(std::string_view path, Level base, std::string_view s
   }
   Add(Max(Raise(base), tables_.settings.sensitive_minimum),
       Shown(path) + " is a sensitive file (secrets, keys or credentials).", segment);
+}
+
+bool Walker::ExpandsToSensitive(std::string_view pattern) const {
+  // A pattern whose spelling can name a listed file (`src/*` can name
+  // `src/credentials.json`): what decides is what it names on this machine,
+  // where the command will run. Bounded: a pattern that names more than
+  // kMaxNamed files, or that glob(3) cannot expand, counts as naming one.
+  // With no working directory to expand a relative one in, the pattern is
+  // judged as written (as before patterns were expanded).
+  constexpr std::size_t kMaxNamed = 512;
+  const std::string resolved = Resolve(pattern);
+  if (resolved.empty() || resolved.front() != '/') return false;  // where, unknown: as written
+  glob_t found{};
+  const int status = ::glob(resolved.c_str(), GLOB_NOSORT, nullptr, &found);
+  bool named = status != 0 && status != GLOB_NOMATCH;
+  for (std::size_t i = 0; !named && status == 0 && i < found.gl_pathc; ++i) {
+    if (i >= kMaxNamed) {
+      named = true;
+      break;
+    }
+    const std::string folded = FoldPath(NormalizePath(found.gl_pathv[i]));
+    named = PathListMatches(tables_.sensitive, folded) &&
+            !PathListMatches(tables_.not_sensitive, folded);
+  }
+  ::globfree(&found);
+  return named;
 }
 
 const ContentJudge* Walker::JudgeFor(std::string_view folded_path) const {

@@ -132,4 +132,19 @@ bool PathList::Matches(std::string_view normalized_path) const {
   return false;
 }
 
+bool PathList::MayMatch(std::string_view normalized_glob) const {
+  if (empty()) return false;
+  const std::string_view name = FileName(normalized_glob);
+  for (const Entry& entry : Indexed().entries) {
+    const std::string_view pattern = entry.anchored.pattern;
+    if (entry.by_name ? util::GlobsIntersect(name, pattern)
+                      : util::GlobsIntersect(normalized_glob, pattern) ||
+                            (entry.relative &&
+                             util::GlobsIntersect(normalized_glob, "**/" + std::string(pattern)))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace togmal::policy

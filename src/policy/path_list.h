@@ -41,6 +41,10 @@ class PathList {
   /// Whether some pattern matches `normalized_path` (see the file comment).
   bool Matches(std::string_view normalized_path) const;
 
+  /// Whether some pattern can match a path that the shell pattern
+  /// `normalized_glob` expands to (`~/.ss[h]/id_*`, `/etc/shado?`).
+  bool MayMatch(std::string_view normalized_glob) const;
+
  private:
   struct Index;
   const Index& Indexed() const;

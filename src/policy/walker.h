@@ -203,6 +203,8 @@ class Walker {
  private:
   /// The runs_later_content judge for a folded path, or null.
   const ContentJudge* JudgeFor(std::string_view folded_path) const;
+  /// Whether the shell pattern `pattern` names a sensitive file that exists.
+  bool ExpandsToSensitive(std::string_view pattern) const;
   /// A file's text as it is now (nullopt: absent, unreadable, over 1 MiB).
   std::optional<std::string> FileText(std::string_view path) const;
   /// Per command of one lexed line: has a command substitution among its

@@ -52,4 +52,15 @@ class Glob {
 /// (patterns come from configuration, texts from the agent).
 bool GlobMatches(std::string_view pattern, std::string_view text);
 
+/// Whether `text` holds a wildcard (`*`, `?`, `[`): as a shell word, it is
+/// a pattern the shell expands at run time.
+bool HasGlobChars(std::string_view text);
+
+/// Whether some text matches both the shell word `shell_word` (with the
+/// shell's rule that a wildcard takes no '.' starting a name) and `pattern`
+/// (this file's rules): `~/.ss[h]/id_*` and `**/.ssh/**` do; `*` and `.env`
+/// do not. Used where a command names files by a pattern, to ask whether
+/// it can name a listed one (glob_intersect.cpp).
+bool GlobsIntersect(std::string_view shell_word, std::string_view pattern);
+
 }  // namespace togmal::util

@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -258,6 +260,40 @@ TEST(Classifier, LinksInsideTheProjectAreJudgedByTheirTarget) {
           .Deciding()
           .why;
   EXPECT_NE(why.find("it leads to '/etc/cron.d/job'"), std::string::npos) << why;
+  fs::remove_all(root);
+}
+
+// `cat ~/.ss[h]/id_*` reads the key as surely as `cat ~/.ssh/id_rsa`: a
+// pattern is judged by the files it names where the command runs.
+TEST(Classifier, APatternIsJudgedByTheFilesItNames) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("togmal-globs-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  for (const char* dir : {"home/.ssh", "home/.aws", "project/src", "project/dist"}) {
+    fs::create_directories(root / dir);
+  }
+  for (const char* file :
+       {"home/.ssh/id_ed25519", "home/.ssh/id_ed25519.pub", "home/.aws/credentials", "project/.env",
+        "project/src/app.ts", "project/dist/app-1.0.tar.gz"}) {
+    std::ofstream(root / file) << "x";
+  }
+  const char* old_home = std::getenv("HOME");
+  const std::string saved = old_home != nullptr ? old_home : "";
+  ::setenv("HOME", (root / "home").c_str(), 1);
+  const std::string project = (root / "project").string();
+  for (const char* command : {"cat ~/.ss[h]/id_*", "cat ~/.*/id_*", "cat ~/.[a-z]*/cre*",
+                              "cat .en[v]", "cat .e?v", "tar czf /tmp/x.tgz ~/.[s]sh/*"}) {
+    EXPECT_EQ(Embedded().ClassifyCommand(command, project).level, Level::kL2) << command;
+  }
+  for (const char* command : {"cat src/*.ts", "wc -l *", "twine check dist/*", "cat ~/.ssh/*.pub",
+                              "cat ~/.ss[h]/known_hosts*"}) {
+    EXPECT_EQ(Embedded().ClassifyCommand(command, project).level, Level::kL0) << command;
+  }
+  if (old_home != nullptr) {
+    ::setenv("HOME", saved.c_str(), 1);
+  } else {
+    ::unsetenv("HOME");
+  }
   fs::remove_all(root);
 }
 
