@@ -18,6 +18,8 @@ extern const char kBuiltInModel[];
 extern const std::size_t kBuiltInModelSize;
 extern const char kBuiltInCorpus[];
 extern const std::size_t kBuiltInCorpusSize;
+extern const char kBuiltInSelection[];
+extern const std::size_t kBuiltInSelectionSize;
 }  // namespace generated
 
 namespace {
@@ -67,6 +69,10 @@ const Model& BuiltInModel() {
 
 std::string_view BuiltInCorpus() {
   return std::string_view(generated::kBuiltInCorpus, generated::kBuiltInCorpusSize);
+}
+
+std::string_view BuiltInSelection() {
+  return std::string_view(generated::kBuiltInSelection, generated::kBuiltInSelectionSize);
 }
 
 std::string UserModelPath() { return util::UserDataFile("model.bin").string(); }

@@ -1,7 +1,11 @@
 #include "togmal/analysis/analyzer.h"
 
 #include <algorithm>
+#include <cctype>
 #include <iterator>
+#include <string>
+
+#include "togmal/util/text.h"
 
 namespace togmal::analysis {
 namespace {
@@ -10,11 +14,35 @@ namespace {
 // few enough to read.
 constexpr std::size_t kExplainingGrams = 3;
 
+/// Whether an n-gram of the text says something: at least one of its words
+/// has three characters or more and is not a function word. A hash bucket
+/// can weigh on a category through the other n-grams that share it, so
+/// "this" or "my" may carry weight without meaning anything; naming them
+/// would explain nothing.
+bool CarriesMeaning(std::string_view gram) {
+  std::string word;
+  auto content = [&word] {
+    const bool yes = word.size() >= 3 && !util::IsStopword(word);
+    word.clear();
+    return yes;
+  };
+  for (char ch : gram) {
+    const auto byte = static_cast<unsigned char>(ch);
+    if (std::isalnum(byte) || ch == '_' || byte >= 0x80) {
+      word += static_cast<char>(std::tolower(byte));
+    } else if (!word.empty() && content()) {
+      return true;
+    }
+  }
+  return !word.empty() && content();
+}
+
 /// The word n-grams that pushed category `c` up most, as signal hits.
 void AddExplainingGrams(const Model& model, std::size_t c, std::string_view text,
                         const std::vector<WordGram>& grams, std::vector<SignalHit>& into) {
   std::vector<std::pair<double, const WordGram*>> ranked;
   for (const WordGram& gram : grams) {
+    if (!CarriesMeaning(text.substr(gram.start, gram.end - gram.start))) continue;
     const double weight = model.Weight(gram.bucket, c);
     if (weight > 0) ranked.emplace_back(weight, &gram);
   }

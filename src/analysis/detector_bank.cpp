@@ -243,6 +243,13 @@ void ScoreRisk(const Catalogue& catalogue, Analysis& analysis) {
                         : score >= t.high     ? RiskLevel::kHigh
                         : score >= t.moderate ? RiskLevel::kModerate
                                               : RiskLevel::kLow;
+  // A detected failure is never "low" risk: that would read as "nothing to
+  // see" beside the detection. A light category alone is moderate.
+  const bool any_detected = std::any_of(analysis.detections.begin(), analysis.detections.end(),
+                                        [](const CategoryDetection& d) { return d.detected; });
+  if (any_detected && analysis.risk_level == RiskLevel::kLow) {
+    analysis.risk_level = RiskLevel::kModerate;
+  }
 
   // One entry per intervention type, in order of first need, naming every
   // detected category that calls for it.

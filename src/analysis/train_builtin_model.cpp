@@ -2,11 +2,18 @@
 // repository (never the sealed sets) and writes it as constant C++ data.
 //
 //   togmal_train_builtin_model <detectors.yaml> <corpus-dir> <output.cpp>
-//                              [--c C] [--hard-repeat N] [--report SET.jsonl]...
+//       [--selection FILE] [--select FILE [--c-grid 4,16,64]]
+//       [--c C] [--hard-repeat N] [--report SET.jsonl]...
 //
-// The validation figures go to stderr (and into the model's header). --report
-// scores the trained model (and the rules alone) on a held-out set, e.g. the
-// sealed sets: they are read only after training and never train.
+// --selection trains on every text with the settings chosen across writers
+// (data/corpus/selection.json, what the build passes). --select chooses them
+// first: leave-one-writer-out validation over the corpus's files (minutes of
+// CPU), written to FILE, then the same training. Without either, a fifth of
+// the texts is held back to choose them (the older way).
+//
+// The figures go to stderr (and into the model's header). --report scores the
+// trained model (and the rules alone) on a held-out set, e.g. the sealed sets:
+// they are read only after training and never train.
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -15,19 +22,38 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "togmal/analysis/catalogue.h"
+#include "togmal/analysis/cross_writer.h"
 #include "togmal/analysis/detector_bank.h"
 #include "togmal/analysis/training.h"
 
 namespace {
 
 int Usage() {
-  std::cerr << "usage: togmal_train_builtin_model <detectors.yaml> <corpus-dir> <output.cpp>\n";
+  std::cerr << "usage: togmal_train_builtin_model <detectors.yaml> <corpus-dir> <output.cpp> "
+               "[--selection FILE] [--select FILE [--c-grid C,C,...]] [--c C] [--hard-repeat N] "
+               "[--report SET.jsonl]...\n";
   return 64;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+std::vector<double> ParseGrid(const std::string& text) {
+  std::vector<double> grid;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) grid.push_back(std::stod(item));
+  return grid;
 }
 
 /// The bytes as a C++ string literal, in lines of octal escapes.
@@ -52,6 +78,9 @@ int main(int argc, char** argv) {
   using namespace togmal::analysis;
   TrainOptions options;
   std::vector<std::string> reports;
+  std::string selection_path;
+  std::string select_path;
+  CrossWriterOptions cross;
   for (int i = 4; i < argc; ++i) {
     const std::string flag = argv[i];
     if (i + 1 >= argc) return Usage();
@@ -59,16 +88,19 @@ int main(int argc, char** argv) {
       options.c = std::stod(argv[++i]);
     } else if (flag == "--hard-repeat") {
       options.hard_negative_repeat = std::stoi(argv[++i]);
+    } else if (flag == "--selection") {
+      selection_path = argv[++i];
+    } else if (flag == "--select") {
+      select_path = argv[++i];
+    } else if (flag == "--c-grid") {
+      cross.c_grid = ParseGrid(argv[++i]);
     } else if (flag == "--report") {
       reports.emplace_back(argv[++i]);
     } else {
       return Usage();
     }
   }
-  std::ifstream yaml_in(argv[1]);
-  std::stringstream yaml;
-  yaml << yaml_in.rdbuf();
-  auto catalogue = ParseCatalogue(yaml.str(), argv[1]);
+  auto catalogue = ParseCatalogue(ReadFile(argv[1]), argv[1]);
   if (!catalogue) {
     std::cerr << catalogue.error() << "\n";
     return 1;
@@ -86,20 +118,60 @@ int main(int argc, char** argv) {
   // The same examples again as one JSON Lines text, compiled in for `togmal train`.
   std::string corpus;
   for (const Example& e : *examples) {
-    nlohmann::json line = {
-        {"category", e.category}, {"label", e.label}, {"kind", e.kind}, {"text", e.text}};
+    nlohmann::json line = {{"category", e.category},
+                           {"label", e.label},
+                           {"kind", e.kind},
+                           {"writer", e.writer},
+                           {"text", e.text}};
     if (!e.context.empty()) line["context"] = e.context;
     corpus += line.dump() + "\n";
   }
+
+  std::optional<Selection> selection;
+  if (!select_path.empty()) {
+    auto chosen = SelectAcrossWriters(**bank, *examples, cross);
+    if (!chosen) {
+      std::cerr << chosen.error() << "\n";
+      return 1;
+    }
+    std::cerr << "Leave-one-writer-out validation:\n";
+    for (const std::string& trial : chosen->trials) std::cerr << "  " << trial << "\n";
+    for (const auto& [writer, figures] : chosen->per_writer) {
+      std::cerr << "\nheld-out writer " << writer << " (C = " << chosen->selection.c << "):\n"
+                << figures.Table();
+    }
+    std::cerr << "\nall writers pooled:\n" << chosen->pooled.Table();
+    std::ofstream out(select_path, std::ios::binary | std::ios::trunc);
+    out << chosen->selection.Json();
+    if (!out.flush()) {
+      std::cerr << "cannot write " << select_path << "\n";
+      return 1;
+    }
+    selection = std::move(chosen->selection);
+  } else if (!selection_path.empty()) {
+    auto parsed = Selection::Parse(ReadFile(selection_path), selection_path);
+    if (!parsed) {
+      std::cerr << parsed.error() << "\n";
+      return 1;
+    }
+    selection = std::move(*parsed);
+    if (selection->corpus_digest != CorpusDigest(*examples)) {
+      std::cerr << "warning: the corpus changed since " << selection_path
+                << " was chosen; run this tool with --select to choose again\n";
+    }
+  }
+  options.selection = selection ? &*selection : nullptr;
   options.trained_on = "the built-in corpus (" + std::to_string(examples->size()) + " texts)";
   auto trained = Train(**bank, *examples, options);
   if (!trained) {
     std::cerr << trained.error() << "\n";
     return 1;
   }
-  std::cerr << "Built-in model, validation split:\n" << trained->validation.Table();
-  std::cerr << "Rules alone, validation split:\n"
-            << Evaluate(**bank, nullptr, ValidationSplit(*examples)).Table();
+  if (!selection) {
+    std::cerr << "Built-in model, validation split:\n" << trained->validation.Table();
+    std::cerr << "Rules alone, validation split:\n"
+              << Evaluate(**bank, nullptr, ValidationSplit(*examples)).Table();
+  }
   for (const std::string& report : reports) {
     auto held_out = ReadCorpusFile(report);
     if (!held_out) {
@@ -122,12 +194,19 @@ int main(int argc, char** argv) {
            "extern const std::size_t kBuiltInModelSize;\n"
            "extern const char kBuiltInCorpus[];\n"
            "extern const std::size_t kBuiltInCorpusSize;\n"
+           "extern const char kBuiltInSelection[];\n"
+           "extern const std::size_t kBuiltInSelectionSize;\n"
            "alignas(64) const char kBuiltInModel[] =\n";
     WriteLiteral(out, bytes);
     out << "    ;\nconst std::size_t kBuiltInModelSize = " << bytes.size() << ";\n"
         << "// The corpus itself, for `togmal train`.\nconst char kBuiltInCorpus[] =\n";
     WriteLiteral(out, corpus);
+    const std::string selection_json = selection ? selection->Json() : std::string();
     out << "    ;\nconst std::size_t kBuiltInCorpusSize = " << corpus.size() << ";\n"
+        << "// The settings chosen across writers, for `togmal train` (empty: none).\n"
+        << "const char kBuiltInSelection[] =\n";
+    WriteLiteral(out, selection_json);
+    out << "    \"\";\nconst std::size_t kBuiltInSelectionSize = " << selection_json.size() << ";\n"
         << "}  // namespace togmal::analysis::generated\n";
     if (!out) {
       std::cerr << "cannot write " << temporary << "\n";

@@ -1,6 +1,5 @@
 #include "togmal/analysis/training.h"
 
-#include <linear.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -12,18 +11,13 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "logistic.h"
 #include "togmal/analysis/analyzer.h"
+#include "togmal/analysis/cross_writer.h"
 #include "togmal/analysis/features.h"
 
 namespace togmal::analysis {
 namespace {
-
-// LIBLINEAR prints its progress on stdout, which is the protocol in `serve`.
-void LiblinearToLog(const char* message) {
-  std::string line(message);
-  while (!line.empty() && line.back() == '\n') line.pop_back();
-  if (!line.empty()) spdlog::debug("liblinear: {}", line);
-}
 
 double Ratio(int numerator, int denominator) {
   return denominator == 0 ? 0.0 : static_cast<double>(numerator) / denominator;
@@ -38,117 +32,78 @@ std::string NowIso8601() {
   return buffer;
 }
 
-/// One example's features as LIBLINEAR wants them: merged, sorted by index
-/// (1-based), the bias node last, then the terminator.
-std::vector<feature_node> ToNodes(std::vector<Feature> features) {
-  std::sort(features.begin(), features.end(),
-            [](const Feature& a, const Feature& b) { return a.bucket < b.bucket; });
-  std::vector<feature_node> nodes;
-  nodes.reserve(features.size() + 2);
-  for (const Feature& f : features) {
-    const int index = static_cast<int>(f.bucket) + 1;
-    if (!nodes.empty() && nodes.back().index == index) {
-      nodes.back().value += f.value;
-    } else {
-      nodes.push_back(feature_node{index, f.value});
-    }
+/// Without a cross-writer selection: fits each category's calibration on the
+/// validation split and takes the threshold with the best F1 there that keeps
+/// the category's own hard negatives within the limit.
+void CalibrateOnValidation(const DetectorBank& bank, const std::vector<Example>& examples,
+                           const std::vector<logistic::Row>& rows,
+                           const std::vector<std::size_t>& validation, const TrainOptions& options,
+                           Model& model) {
+  const std::size_t n_categories = model.categories.size();
+  std::vector<Feature> features;
+  // Calibrate and choose thresholds on the validation split, with the
+  // quantised weights that will ship.
+  std::vector<std::vector<double>> scores(validation.size());
+  for (std::size_t v = 0; v < validation.size(); ++v) {
+    const Example& e = examples[validation[v]];
+    const Analysis rules = bank.Analyze(e.text, e.context);
+    ExtractFeatures(e.text, e.context, rules, features);
+    scores[v] = model.Scores(features);
   }
-  nodes.push_back(feature_node{static_cast<int>(kFeatureBuckets) + 1, 1.0});
-  nodes.push_back(feature_node{-1, 0.0});
-  return nodes;
-}
+  for (std::size_t c = 0; c < n_categories; ++c) {
+    ModelCategory& category = model.categories[c];
+    std::vector<double> s;
+    std::vector<bool> positive;
+    for (std::size_t v = 0; v < validation.size(); ++v) {
+      const Example& e = examples[validation[v]];
+      s.push_back(scores[v][c]);
+      positive.push_back(e.category == category.name && e.label == "positive");
+    }
+    if (s.empty()) continue;
+    const auto [a, b] = logistic::FitSigmoid(s, positive);
+    category.platt_a = -a;
+    category.platt_b = -b;
 
-/// Platt scaling (Lin, Lin and Weng's Newton method): fits
-/// P(positive | score) = 1 / (1 + exp(a·score + b)); returns {a, b}.
-std::pair<double, double> FitSigmoid(const std::vector<double>& scores,
-                                     const std::vector<bool>& positive) {
-  int prior1 = 0;
-  for (bool p : positive) prior1 += p ? 1 : 0;
-  const int prior0 = static_cast<int>(positive.size()) - prior1;
-  const double hi = (prior1 + 1.0) / (prior1 + 2.0);
-  const double lo = 1.0 / (prior0 + 2.0);
-  std::vector<double> t(scores.size());
-  for (std::size_t i = 0; i < scores.size(); ++i) t[i] = positive[i] ? hi : lo;
-  double a = 0;
-  double b = std::log((prior0 + 1.0) / (prior1 + 1.0));
-  auto objective = [&](double aa, double bb) {
-    double f = 0;
-    for (std::size_t i = 0; i < scores.size(); ++i) {
-      const double z = scores[i] * aa + bb;
-      f += z >= 0 ? t[i] * z + std::log1p(std::exp(-z)) : (t[i] - 1) * z + std::log1p(std::exp(z));
-    }
-    return f;
-  };
-  double fval = objective(a, b);
-  for (int iteration = 0; iteration < 100; ++iteration) {
-    double h11 = 1e-12, h22 = 1e-12, h21 = 0, g1 = 0, g2 = 0;
-    for (std::size_t i = 0; i < scores.size(); ++i) {
-      const double z = scores[i] * a + b;
-      double p, q;
-      if (z >= 0) {
-        p = std::exp(-z) / (1.0 + std::exp(-z));
-        q = 1.0 / (1.0 + std::exp(-z));
-      } else {
-        p = 1.0 / (1.0 + std::exp(z));
-        q = std::exp(z) / (1.0 + std::exp(z));
+    struct Choice {
+      double f1 = -1;
+      double threshold = 0.5;
+      bool or_rules = false;
+    } best;
+    std::vector<double> probabilities(s.size());
+    for (std::size_t v = 0; v < s.size(); ++v) probabilities[v] = model.Probability(c, s[v]);
+    std::vector<double> candidates = probabilities;
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    for (bool or_rules : {false, true}) {
+      for (std::size_t k = 0; k < candidates.size(); ++k) {
+        // Midway to the next lower score: a text scoring like this one is detected.
+        const double threshold = k == 0 ? candidates[0] : (candidates[k] + candidates[k - 1]) / 2;
+        int tp = 0, fp = 0, fn = 0, hard = 0, hard_flagged = 0;
+        for (std::size_t v = 0; v < s.size(); ++v) {
+          const Example& e = examples[validation[v]];
+          const bool flagged =
+              probabilities[v] >= threshold || (or_rules && rows[validation[v]].rule_detected[c]);
+          if (positive[v]) {
+            (flagged ? tp : fn) += 1;
+          } else if (flagged) {
+            ++fp;
+          }
+          if (e.category == category.name && e.label == "hard_negative") {
+            ++hard;
+            if (flagged) ++hard_flagged;
+          }
+        }
+        if (Ratio(hard_flagged, hard) > options.max_hard_negative_rate) continue;
+        const double f1 = tp == 0 ? 0.0 : 2.0 * tp / (2.0 * tp + fp + fn);
+        // The OR must earn its place: it wins only if strictly better.
+        if (f1 > best.f1 + (or_rules ? 1e-9 : 0.0)) best = Choice{f1, threshold, or_rules};
       }
-      const double d2 = p * q;
-      h11 += scores[i] * scores[i] * d2;
-      h22 += d2;
-      h21 += scores[i] * d2;
-      const double d1 = t[i] - p;
-      g1 += scores[i] * d1;
-      g2 += d1;
     }
-    if (std::fabs(g1) < 1e-5 && std::fabs(g2) < 1e-5) break;
-    const double det = h11 * h22 - h21 * h21;
-    const double da = -(h22 * g1 - h21 * g2) / det;
-    const double db = -(-h21 * g1 + h11 * g2) / det;
-    const double gd = g1 * da + g2 * db;
-    double step = 1;
-    while (step >= 1e-10) {
-      const double na = a + step * da;
-      const double nb = b + step * db;
-      const double nf = objective(na, nb);
-      if (nf < fval + 0.0001 * step * gd) {
-        a = na;
-        b = nb;
-        fval = nf;
-        break;
-      }
-      step /= 2;
-    }
-    if (step < 1e-10) break;
+    category.threshold = best.threshold;
+    category.or_rules = best.or_rules;
+    spdlog::info("{}: threshold {:.3f}{}, validation F1 {:.3f}", category.name, category.threshold,
+                 category.or_rules ? " (or the rules)" : "", best.f1);
   }
-  return {a, b};
-}
-
-struct Prepared {
-  std::vector<feature_node> nodes;
-  std::vector<bool> rule_detected;  ///< [category]
-};
-
-/// Weights of one category's logistic regression (bias last), for label +1.
-std::vector<double> TrainOne(const std::vector<feature_node*>& x, std::vector<double> y, double c) {
-  std::vector<double> w(std::size_t{kFeatureBuckets} + 1, 0.0);
-  const bool has_positive = std::find(y.begin(), y.end(), 1.0) != y.end();
-  const bool has_negative = std::find(y.begin(), y.end(), -1.0) != y.end();
-  if (!has_positive || !has_negative) return w;  // nothing to separate
-  problem prob{};
-  prob.l = static_cast<int>(x.size());
-  prob.n = static_cast<int>(kFeatureBuckets) + 1;
-  prob.y = y.data();
-  prob.x = const_cast<feature_node**>(x.data());
-  prob.bias = 1;
-  parameter param{};
-  param.solver_type = L2R_LR;  // the primal Newton solver: no random order, deterministic
-  param.eps = 0.01;
-  param.C = c;
-  model* trained = train(&prob, &param);
-  const double sign = trained->label[0] == 1 ? 1.0 : -1.0;
-  for (std::size_t i = 0; i < w.size(); ++i) w[i] = sign * trained->w[i];
-  free_and_destroy_model(&trained);
-  return w;
 }
 
 }  // namespace
@@ -171,6 +126,7 @@ Result<std::vector<Example>> ParseCorpus(std::string_view jsonl, const std::stri
       example.kind = j.value("kind", "prompt");
       example.text = j.at("text").get<std::string>();
       example.context = j.value("context", "");
+      example.writer = j.value("writer", "");
       if (example.label != "positive" && example.label != "negative" &&
           example.label != "hard_negative") {
         return Fail(where + "label must be positive, negative or hard_negative");
@@ -203,10 +159,31 @@ Result<std::vector<Example>> ReadCorpusDirectory(const std::string& directory) {
   for (const std::string& file : files) {
     auto examples = ReadCorpusFile(file);
     if (!examples) return Fail(examples.error());
+    const std::string writer = std::filesystem::path(file).stem().string();
+    for (Example& e : *examples) {
+      if (e.writer.empty()) e.writer = writer;
+    }
     all.insert(all.end(), std::make_move_iterator(examples->begin()),
                std::make_move_iterator(examples->end()));
   }
   return all;
+}
+
+Example VerdictExample(std::string category, bool failure, std::string_view judged,
+                       std::string prompt, std::string response) {
+  Example example;
+  example.category = std::move(category);
+  example.label = failure ? "positive" : "negative";
+  example.from_user = true;
+  if (judged == "response") {
+    example.kind = "response";
+    example.text = std::move(response);
+    example.context = std::move(prompt);
+  } else {
+    example.kind = "prompt";
+    example.text = std::move(prompt);
+  }
+  return example;
 }
 
 bool IsValidation(std::string_view text) { return TextHash(text) % 5 == 0; }
@@ -309,53 +286,52 @@ Figures Evaluate(const DetectorBank& bank, const Model* model,
 
 Result<TrainResult> Train(const DetectorBank& bank, const std::vector<Example>& examples,
                           const TrainOptions& options) {
-  set_print_string_function(&LiblinearToLog);
   const auto started = std::chrono::steady_clock::now();
   const auto& cats = bank.catalogue().categories;
   const std::size_t n_categories = cats.size();
+  const Selection* selection = options.selection;
 
-  std::vector<Prepared> prepared(examples.size());
-  std::vector<Feature> features;
-  for (std::size_t i = 0; i < examples.size(); ++i) {
-    const Analysis rules = bank.Analyze(examples[i].text, examples[i].context);
-    ExtractFeatures(examples[i].text, examples[i].context, rules, features);
-    prepared[i].nodes = ToNodes(features);
-    for (const CategoryDetection& d : rules.detections)
-      prepared[i].rule_detected.push_back(d.detected);
-  }
+  const std::vector<logistic::Row> rows = logistic::PrepareRows(bank, examples, options.threads);
 
   TrainResult result;
   Model& model = result.model;
   model.trained_at = options.trained_at.empty() ? NowIso8601() : options.trained_at;
   model.trained_on = options.trained_on;
-  std::vector<std::vector<double>> weights(n_categories);
+  // With a selection every text trains (its settings were chosen across
+  // writers); without one, a fifth of the texts is kept back to choose them.
   std::vector<std::size_t> validation;
-  for (std::size_t i = 0; i < examples.size(); ++i) {
-    if (!examples[i].from_user && IsValidation(examples[i].text)) validation.push_back(i);
+  if (selection == nullptr) {
+    for (std::size_t i = 0; i < examples.size(); ++i) {
+      if (!examples[i].from_user && IsValidation(examples[i].text)) validation.push_back(i);
+    }
   }
+  const double c_value = selection != nullptr ? selection->c : options.c;
 
-  for (std::size_t c = 0; c < n_categories; ++c) {
+  std::vector<std::vector<double>> weights(n_categories);
+  logistic::ParallelFor(n_categories, options.threads, [&](std::size_t c) {
     std::vector<feature_node*> x;
     std::vector<double> y;
     for (std::size_t i = 0; i < examples.size(); ++i) {
       const Example& e = examples[i];
       const bool mine = e.category == cats[c].name;
       const double label = mine && e.label == "positive" ? 1.0 : -1.0;
+      int repeat = 1;
       if (e.from_user) {
         if (!mine) continue;
-        for (int k = 0; k < options.user_repeat; ++k) {
-          x.push_back(prepared[i].nodes.data());
-          y.push_back(label);
-        }
-      } else if (!IsValidation(e.text)) {
-        const int repeat = mine && e.label == "hard_negative" ? options.hard_negative_repeat : 1;
-        for (int k = 0; k < repeat; ++k) {
-          x.push_back(prepared[i].nodes.data());
-          y.push_back(label);
-        }
+        repeat = options.user_repeat;
+      } else if (selection == nullptr && IsValidation(e.text)) {
+        continue;
+      } else if (mine && e.label == "hard_negative") {
+        repeat = options.hard_negative_repeat;
+      }
+      for (int k = 0; k < repeat; ++k) {
+        x.push_back(const_cast<feature_node*>(rows[i].nodes.data()));
+        y.push_back(label);
       }
     }
-    weights[c] = TrainOne(x, std::move(y), options.c);
+    weights[c] = logistic::TrainOne(x, std::move(y), c_value);
+  });
+  for (std::size_t c = 0; c < n_categories; ++c) {
     ModelCategory category;
     category.name = cats[c].name;
     category.bias = weights[c].back();
@@ -376,68 +352,22 @@ Result<TrainResult> Train(const DetectorBank& bank, const std::vector<Example>& 
   }
   model.SetWeights(std::move(quantised));
 
-  // Calibrate and choose thresholds on the validation split, with the
-  // quantised weights that will ship.
-  std::vector<std::vector<double>> scores(validation.size());
-  for (std::size_t v = 0; v < validation.size(); ++v) {
-    const Example& e = examples[validation[v]];
-    const Analysis rules = bank.Analyze(e.text, e.context);
-    ExtractFeatures(e.text, e.context, rules, features);
-    scores[v] = model.Scores(features);
-  }
-  for (std::size_t c = 0; c < n_categories; ++c) {
-    ModelCategory& category = model.categories[c];
-    std::vector<double> s;
-    std::vector<bool> positive;
-    for (std::size_t v = 0; v < validation.size(); ++v) {
-      const Example& e = examples[validation[v]];
-      s.push_back(scores[v][c]);
-      positive.push_back(e.category == category.name && e.label == "positive");
-    }
-    if (s.empty()) continue;
-    const auto [a, b] = FitSigmoid(s, positive);
-    category.platt_a = -a;
-    category.platt_b = -b;
-
-    struct Choice {
-      double f1 = -1;
-      double threshold = 0.5;
-      bool or_rules = false;
-    } best;
-    std::vector<double> probabilities(s.size());
-    for (std::size_t v = 0; v < s.size(); ++v) probabilities[v] = model.Probability(c, s[v]);
-    std::vector<double> candidates = probabilities;
-    std::sort(candidates.begin(), candidates.end());
-    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-    for (bool or_rules : {false, true}) {
-      for (std::size_t k = 0; k < candidates.size(); ++k) {
-        // Midway to the next lower score: a text scoring like this one is detected.
-        const double threshold = k == 0 ? candidates[0] : (candidates[k] + candidates[k - 1]) / 2;
-        int tp = 0, fp = 0, fn = 0, hard = 0, hard_flagged = 0;
-        for (std::size_t v = 0; v < s.size(); ++v) {
-          const Example& e = examples[validation[v]];
-          const bool flagged = probabilities[v] >= threshold ||
-                               (or_rules && prepared[validation[v]].rule_detected[c]);
-          if (positive[v]) {
-            (flagged ? tp : fn) += 1;
-          } else if (flagged) {
-            ++fp;
-          }
-          if (e.category == category.name && e.label == "hard_negative") {
-            ++hard;
-            if (flagged) ++hard_flagged;
-          }
-        }
-        if (Ratio(hard_flagged, hard) > options.max_hard_negative_rate) continue;
-        const double f1 = tp == 0 ? 0.0 : 2.0 * tp / (2.0 * tp + fp + fn);
-        // The OR must earn its place: it wins only if strictly better.
-        if (f1 > best.f1 + (or_rules ? 1e-9 : 0.0)) best = Choice{f1, threshold, or_rules};
+  if (selection != nullptr) {
+    for (ModelCategory& category : model.categories) {
+      const CategorySelection* chosen = selection->Find(category.name);
+      if (chosen == nullptr) {
+        // A category added after the selection: the plain logistic reading.
+        spdlog::warn("{}: no cross-writer selection; threshold 0.5 on the raw probability",
+                     category.name);
+        continue;
       }
+      category.platt_a = chosen->platt_a;
+      category.platt_b = chosen->platt_b;
+      category.threshold = chosen->threshold;
     }
-    category.threshold = best.threshold;
-    category.or_rules = best.or_rules;
-    spdlog::info("{}: threshold {:.3f}{}, validation F1 {:.3f}", category.name, category.threshold,
-                 category.or_rules ? " (or the rules)" : "", best.f1);
+    model.validation_json = selection->pooled_json;
+  } else {
+    CalibrateOnValidation(bank, examples, rows, validation, options, model);
   }
 
   // The users' verdicts on exact texts.
@@ -447,10 +377,12 @@ Result<TrainResult> Train(const DetectorBank& bank, const std::vector<Example>& 
         e.label == "positive" ? Verdict::kFailure : Verdict::kFalsePositive;
   }
 
-  std::vector<Example> split;
-  for (std::size_t i : validation) split.push_back(examples[i]);
-  result.validation = Evaluate(bank, &model, split);
-  model.validation_json = result.validation.Json();
+  if (selection == nullptr) {
+    std::vector<Example> split;
+    for (std::size_t i : validation) split.push_back(examples[i]);
+    result.validation = Evaluate(bank, &model, split);
+    model.validation_json = result.validation.Json();
+  }
   spdlog::info("trained on {} examples in {:.1f} s", examples.size(),
                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   return result;

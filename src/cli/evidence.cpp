@@ -19,7 +19,7 @@ namespace {
 
 /// Stands for the half of a prompt/response pair that was not given: the
 /// taxonomy stores pairs, and training skips this text.
-constexpr const char* kNotGiven = "-";
+const std::string kNotGiven(store::kTextNotGiven);
 
 struct EvidenceOptions {
   DatabaseOption db;
@@ -29,6 +29,7 @@ struct EvidenceOptions {
   std::string description;
   bool response = false;
   std::string context;
+  std::string judged;  ///< empty: TEXT
   std::string text;
 };
 
@@ -56,6 +57,7 @@ int Submit(const EvidenceOptions& options) {
   submission.prompt =
       options.response ? (options.context.empty() ? kNotGiven : options.context) : text;
   submission.response = options.response ? text : kNotGiven;
+  submission.judged = options.judged;
   submission.client = "togmal evidence";
   if (auto problems = store::ValidateSubmission(submission); !problems.empty()) {
     for (const std::string& problem : problems) std::cerr << "togmal evidence: " << problem << "\n";
@@ -103,6 +105,11 @@ Action DefineEvidence(CLI::App& command) {
                    "TEXT is an LLM response (default: a user prompt)");
   command.add_option("--context", options->context,
                      "With --response: the prompt the response answers");
+  command
+      .add_option("--judged", options->judged,
+                  "Which text the verdict is about: prompt or response (default: TEXT; with "
+                  "--response --context, prompt means the context)")
+      ->check(CLI::IsMember({"prompt", "response"}));
   command.add_option("text", options->text, "The text, or - to read it from stdin");
   command.footer(
       "Examples:\n"

@@ -139,6 +139,15 @@ CREATE TABLE ship_cursor (
 );
 )sql";
 
+// Version 7: which text a verdict is about (prompt or response). Before, it
+// was the response when one was given, else the prompt ("-" stands for the
+// half not given): existing entries keep that reading.
+constexpr const char* kVersion7 = R"sql(
+ALTER TABLE evidence ADD COLUMN judged TEXT NOT NULL DEFAULT 'response'
+  CHECK (judged IN ('prompt','response'));
+UPDATE evidence SET judged = 'prompt' WHERE response = '-';
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, kVersion1},
     {2, kVersion2},
@@ -146,6 +155,7 @@ constexpr Migration kMigrations[] = {
     {4, kVersion4},
     {5, kVersion5, &RekeyAllowGrants},
     {6, kVersion6},
+    {7, kVersion7},
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "togmal/store/audit_log.h"
 #include "togmal/store/database.h"
 #include "togmal/store/redaction.h"
+#include "togmal/util/text.h"
 
 namespace togmal::store {
 
@@ -20,7 +21,7 @@ namespace {
 
 constexpr const char* kEvidenceColumns =
     "e.id, e.created_at, e.category, e.prompt, e.response, e.description, e.severity, e.reason, "
-    "e.verdict";
+    "e.verdict, e.judged";
 
 // Counts code points; nullopt for invalid UTF-8.
 std::optional<std::size_t> Utf8Length(std::string_view text) {
@@ -71,11 +72,18 @@ void CheckLength(std::vector<std::string>& problems, std::string_view field, std
   }
 }
 
+bool ResponseGiven(const EvidenceSubmission& submission) {
+  return !submission.response.empty() && submission.response != kTextNotGiven;
+}
+
 std::string ContentHash(const EvidenceSubmission& submission) {
-  // A JSON array keeps the three fields apart whatever characters they hold.
-  return Sha256Hex(
-      nlohmann::json::array({submission.category, submission.prompt, submission.response})
-          .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  // A JSON array keeps the fields apart whatever characters they hold. A
+  // verdict on the prompt of a pair is another entry than one on its response;
+  // the default reading keeps the hashes entries had before it could be named.
+  auto fields =
+      nlohmann::json::array({submission.category, submission.prompt, submission.response});
+  if (ResponseGiven(submission) && JudgedText(submission) == "prompt") fields.push_back("prompt");
+  return Sha256Hex(fields.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 Evidence ReadEvidence(SQLite::Statement& row) {
@@ -89,22 +97,12 @@ Evidence ReadEvidence(SQLite::Statement& row) {
   evidence.severity = row.getColumn(6).getString();
   evidence.reason = row.isColumnNull(7) ? std::string() : row.getColumn(7).getString();
   evidence.verdict = row.getColumn(8).getString();
+  evidence.judged = row.getColumn(9).getString();
   return evidence;
 }
 
 int64_t CountEvidence(SQLite::Database& db) {
   return db.execAndGet("SELECT count(*) FROM evidence").getInt64();
-}
-
-// Words too common to say anything about similarity.
-bool IsStopword(std::string_view word) {
-  static constexpr std::string_view kStopwords[] = {
-      "the",   "and",   "for",    "are",   "but",   "not",   "you",  "your",  "with",  "this",
-      "that",  "have",  "from",   "was",   "were",  "what",  "when", "which", "will",  "would",
-      "can",   "could", "should", "there", "their", "they",  "them", "then",  "than",  "its",
-      "has",   "had",   "how",    "all",   "any",   "our",   "out",  "who",   "why",   "into",
-      "about", "just",  "also",   "some",  "been",  "being", "does", "did",   "these", "those"};
-  return std::find(std::begin(kStopwords), std::end(kStopwords), word) != std::end(kStopwords);
 }
 
 std::vector<std::string> Words(std::string_view text, std::size_t max_terms, std::size_t min_length,
@@ -113,7 +111,7 @@ std::vector<std::string> Words(std::string_view text, std::size_t max_terms, std
   std::set<std::string> seen;
   std::string word;
   auto flush = [&] {
-    if (word.size() >= min_length && !(skip_stopwords && IsStopword(word)) &&
+    if (word.size() >= min_length && !(skip_stopwords && util::IsStopword(word)) &&
         seen.insert(word).second) {
       words.push_back(word);
     }
@@ -161,6 +159,11 @@ std::optional<int> SeverityRank(std::string_view severity) {
   return std::nullopt;
 }
 
+std::string_view JudgedText(const EvidenceSubmission& submission) {
+  if (!submission.judged.empty()) return submission.judged;
+  return ResponseGiven(submission) ? "response" : "prompt";
+}
+
 std::vector<std::string> ValidateSubmission(const EvidenceSubmission& submission) {
   std::vector<std::string> problems;
   if (submission.category.empty()) {
@@ -173,7 +176,7 @@ std::vector<std::string> ValidateSubmission(const EvidenceSubmission& submission
   CheckLength(problems, "prompt", submission.prompt, 1, kMaxPromptChars);
   CheckLength(problems, "response", submission.response, 1, kMaxResponseChars);
   CheckLength(problems, "description", submission.description, kMinDescriptionChars,
-              kMaxDescriptionChars, "say why the response is a failure");
+              kMaxDescriptionChars, "say why the text is a failure");
   if (!SeverityRank(submission.severity)) {
     problems.push_back("severity \"" + submission.severity +
                        "\" is not one of: " + JoinNames(kSeverities));
@@ -185,6 +188,14 @@ std::vector<std::string> ValidateSubmission(const EvidenceSubmission& submission
   if (!Contains(kVerdicts, submission.verdict)) {
     problems.push_back("verdict \"" + submission.verdict +
                        "\" is not one of: " + JoinNames(kVerdicts));
+  }
+  if (!submission.judged.empty() && !Contains(kJudgedTexts, submission.judged)) {
+    problems.push_back("judged \"" + submission.judged +
+                       "\" is not one of: " + JoinNames(kJudgedTexts));
+  } else if (JudgedText(submission) == "response" && !ResponseGiven(submission)) {
+    problems.push_back("judged is \"response\" but no response was given");
+  } else if (submission.prompt == kTextNotGiven && JudgedText(submission) == "prompt") {
+    problems.push_back("judged is \"prompt\" but no prompt was given");
   }
   return problems;
 }
@@ -250,7 +261,8 @@ Result<SubmitOutcome> Taxonomy::Submit(const EvidenceSubmission& submission, Aud
     SQLite::Statement insert(
         db,
         "INSERT INTO evidence (created_at, category, prompt, response, description, severity, "
-        "severity_rank, reason, client, content_hash, verdict) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+        "severity_rank, reason, client, content_hash, verdict, judged) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
     const std::string now = FormatAuditTime(std::chrono::system_clock::now());
     insert.bind(1, now);
     insert.bind(2, submission.category);
@@ -272,6 +284,7 @@ Result<SubmitOutcome> Taxonomy::Submit(const EvidenceSubmission& submission, Aud
     }
     insert.bind(10, content_hash);
     insert.bind(11, submission.verdict);
+    insert.bind(12, std::string(JudgedText(submission)));
     insert.exec();
     outcome.id = db.getLastInsertRowid();
     // The full-text index (schema version 4: no triggers), with the stored,
@@ -295,6 +308,7 @@ Result<SubmitOutcome> Taxonomy::Submit(const EvidenceSubmission& submission, Aud
                       {"content_hash", content_hash}};
       if (!submission.reason.empty()) entry.detail["reason"] = submission.reason;
       entry.detail["verdict"] = submission.verdict;
+      entry.detail["judged"] = std::string(JudgedText(submission));
       auto appended = audit->Append(std::move(entry));
       // Evidence without its audit entry would be an unrecorded change:
       // both are stored or neither.
@@ -364,7 +378,7 @@ Result<TaxonomyPage> Taxonomy::Query(const TaxonomyQuery& query) {
     select.bind(":offset", query.offset);
     while (select.executeStep()) {
       Evidence evidence = ReadEvidence(select);
-      evidence.score = select.getColumn(9).getDouble();
+      evidence.score = select.getColumn(10).getDouble();
       page.entries.push_back(std::move(evidence));
     }
     page.has_more = query.offset + static_cast<int64_t>(page.entries.size()) < page.total;

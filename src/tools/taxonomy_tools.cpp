@@ -76,7 +76,8 @@ json EvidenceJson(const store::Evidence& evidence, bool with_score) {
                 {"prompt", evidence.prompt},
                 {"response", evidence.response},
                 {"reason", evidence.reason.empty() ? json(nullptr) : json(evidence.reason)},
-                {"verdict", evidence.verdict}};
+                {"verdict", evidence.verdict},
+                {"judged", evidence.judged}};
   if (with_score) entry["score"] = evidence.score;
   return entry;
 }
@@ -174,8 +175,13 @@ mcp::ToolResult SubmitEvidence(const TaxonomyToolsOptions& options, const json& 
                                        .severity = StringArgument(arguments, "severity"),
                                        .reason = StringArgument(arguments, "reason"),
                                        .verdict = StringArgument(arguments, "verdict"),
-                                       .client = context.ClientName()};
+                                       .client = context.ClientName(),
+                                       .judged = StringArgument(arguments, "judged")};
   if (submission.verdict.empty()) submission.verdict = "failure";
+  // A verdict on a prompt alone: the response is stored as not given.
+  if (submission.response.empty() && !arguments.contains("response")) {
+    submission.response = std::string(store::kTextNotGiven);
+  }
   if (auto problems = store::ValidateSubmission(submission); !problems.empty()) {
     std::string message = "Invalid evidence:";
     for (const std::string& problem : problems) message += "\n- " + problem;
@@ -269,8 +275,8 @@ mcp::ToolResult GetTaxonomy(const TaxonomyToolsOptions& options, const json& arg
                std::to_string(page->total) + "\n";
     for (const store::Evidence& evidence : page->entries) {
       markdown += "\n## #" + std::to_string(evidence.id) + " " + evidence.category + " (" +
-                  evidence.severity + ")\n" + evidence.description +
-                  "\n- Prompt: " + OneLine(evidence.prompt, 200) +
+                  evidence.severity + ", " + evidence.verdict + " about the " + evidence.judged +
+                  ")\n" + evidence.description + "\n- Prompt: " + OneLine(evidence.prompt, 200) +
                   "\n- Response: " + OneLine(evidence.response, 200) + "\n";
     }
     if (page->has_more) {
@@ -323,6 +329,7 @@ json EvidenceSchema() {
             {"response", {{"type", "string"}}},
             {"reason", {{"type", json::array({"string", "null"})}}},
             {"verdict", {{"type", "string"}}},
+            {"judged", {{"type", "string"}, {"enum", json::array({"prompt", "response"})}}},
             {"score", {{"type", "number"}}}}},
           {"required", {"id", "category", "severity", "description", "prompt", "response"}}};
 }
@@ -355,7 +362,10 @@ std::vector<mcp::Tool> TaxonomyTools(const TaxonomyToolsOptions& options) {
   submit.name = kSubmitTool;
   submit.description =
       "Submit an example of an LLM failure (prompt, response, why it is a failure) to the "
-      "local taxonomy. The same category + prompt + response is stored once (status "
+      "local taxonomy, or a false alarm (verdict \"false_positive\"). `judged` says which text "
+      "the verdict is about: the response (default when one is given) or the prompt (a "
+      "prompt alone needs no response). The same category + prompt + response is stored once "
+      "(status "
       "\"duplicate\" with the existing id). When the client supports elicitation the person is "
       "asked to confirm first; declining gives status \"cancelled\" and stores nothing.";
   submit.input_schema = {
@@ -371,12 +381,15 @@ std::vector<mcp::Tool> TaxonomyTools(const TaxonomyToolsOptions& options) {
          {{"type", "string"},
           {"minLength", 1},
           {"maxLength", store::kMaxResponseChars},
-          {"description", "The model's problematic response"}}},
+          {"description", "The model's response (optional when the verdict is about the prompt)"}}},
+        {"judged", EnumSchema(store::kJudgedTexts,
+                              "Which text the verdict is about (default: the response when given, "
+                              "else the prompt)")},
         {"description",
          {{"type", "string"},
           {"minLength", store::kMinDescriptionChars},
           {"maxLength", store::kMaxDescriptionChars},
-          {"description", "Why the response is a failure"}}},
+          {"description", "Why the text is a failure (or why the flag was wrong)"}}},
         {"severity", EnumSchema(store::kSeverities, "How harmful the failure is")},
         {"reason", EnumSchema(store::kEvidenceReasons, "Why it is submitted (optional)")},
         {"verdict",
@@ -384,7 +397,7 @@ std::vector<mcp::Tool> TaxonomyTools(const TaxonomyToolsOptions& options) {
                     "\"failure\" (default): the text shows the failure; \"false_positive\": "
                     "togmal flagged this category wrongly. `togmal train` learns from both")},
         {"response_format", ResponseFormatSchema()}}},
-      {"required", {"category", "prompt", "response", "description", "severity"}},
+      {"required", {"category", "prompt", "description", "severity"}},
       {"additionalProperties", false}};
   submit.output_schema = {
       {"type", "object"},

@@ -1,5 +1,8 @@
 #include "togmal/util/text.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace togmal::util {
 
 std::string Shorten(std::string_view text, std::size_t max_bytes) {
@@ -8,6 +11,16 @@ std::string Shorten(std::string_view text, std::size_t max_bytes) {
   // Step back over continuation bytes (10xxxxxx) to the start of a character.
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
   return std::string(text.substr(0, cut)) + "…";
+}
+
+bool IsStopword(std::string_view word) {
+  static constexpr std::string_view kStopwords[] = {
+      "the",   "and",   "for",    "are",   "but",   "not",   "you",  "your",  "with",  "this",
+      "that",  "have",  "from",   "was",   "were",  "what",  "when", "which", "will",  "would",
+      "can",   "could", "should", "there", "their", "they",  "them", "then",  "than",  "its",
+      "has",   "had",   "how",    "all",   "any",   "our",   "out",  "who",   "why",   "into",
+      "about", "just",  "also",   "some",  "been",  "being", "does", "did",   "these", "those"};
+  return std::find(std::begin(kStopwords), std::end(kStopwords), word) != std::end(kStopwords);
 }
 
 std::string OneLine(std::string_view text, std::size_t max_bytes) {

@@ -24,6 +24,11 @@ std::shared_ptr<const Model> ActiveModel();
 /// Lines, compiled in), for `togmal train`.
 std::string_view BuiltInCorpus();
 
+/// The settings the built-in model was trained with, chosen across writers
+/// (data/corpus/selection.json, compiled in; empty if there was none), so that
+/// `togmal train` trains the same way.
+std::string_view BuiltInSelection();
+
 /// Where `togmal train` writes the user model.
 std::string UserModelPath();
 

@@ -17,7 +17,7 @@ class Database;
 namespace togmal::store {
 
 /// The schema version this build writes (`PRAGMA user_version`).
-inline constexpr int kSchemaVersion = 6;
+inline constexpr int kSchemaVersion = 7;
 
 /// How to open the database.
 struct OpenOptions {

@@ -35,6 +35,10 @@ inline constexpr std::array<std::string_view, 5> kEvidenceReasons = {
 /// What a submission says about its text: it shows the failure (the default),
 /// or the category was flagged wrongly. `togmal train` learns from both.
 inline constexpr std::array<std::string_view, 2> kVerdicts = {"failure", "false_positive"};
+/// Which text a verdict is about.
+inline constexpr std::array<std::string_view, 2> kJudgedTexts = {"prompt", "response"};
+/// Stands for the half of a prompt/response pair that was not given.
+inline constexpr std::string_view kTextNotGiven = "-";
 
 /// Limits on submitted text, in characters (UTF-8 code points).
 inline constexpr std::size_t kMaxPromptChars = 50000;
@@ -57,7 +61,13 @@ struct EvidenceSubmission {
   std::string reason;               ///< empty when not given
   std::string verdict = "failure";  ///< one of kVerdicts
   std::string client;               ///< who submitted (MCP client name), for the record
+  /// Which text the verdict is about (one of kJudgedTexts); empty: the
+  /// response when one was given, else the prompt (see JudgedText).
+  std::string judged{};
 };
+
+/// The text a submission's verdict is about: `judged`, or its default.
+std::string_view JudgedText(const EvidenceSubmission& submission);
 
 /// A stored entry.
 struct Evidence {
@@ -70,7 +80,8 @@ struct Evidence {
   std::string severity;
   std::string reason;
   std::string verdict = "failure";
-  double score = 0;  ///< relevance for a full-text query (higher is closer), else 0
+  std::string judged = "response";  ///< one of kJudgedTexts
+  double score = 0;                 ///< relevance for a full-text query (higher is closer), else 0
 };
 
 /// Every problem with a submission, one precise sentence each; empty = valid.

@@ -322,6 +322,34 @@ TEST_F(StoreCli, StatsShowsTaxonomyAndAuditCounts) {
   EXPECT_EQ(stats["decisions"]["all"]["deny"]["L3"], 1);
 }
 
+// `togmal evidence --judged`: a false alarm about the prompt of a pair is
+// stored as such; the default is the TEXT given.
+TEST_F(StoreCli, EvidenceNamesTheJudgedText) {
+  ProcessOutput on_prompt =
+      Run({"evidence", "--db", temp_.path(), "--category", "unsupported_claims", "--verdict",
+           "false_positive", "--response", "--context", "How many people use Linux?", "--judged",
+           "prompt", "About 4 % of desktops, by StatCounter's 2024 figures."});
+  ASSERT_EQ(on_prompt.exit_code, 0) << on_prompt.err;
+  ProcessOutput plain = Run({"evidence", "--db", temp_.path(), "--category", "unsupported_claims",
+                             "Everyone knows 90 % of startups fail."});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ProcessOutput wrong = Run({"evidence", "--db", temp_.path(), "--category", "unsupported_claims",
+                             "--judged", "response", "a prompt without any response"});
+  EXPECT_EQ(wrong.exit_code, 65) << wrong.out;
+  EXPECT_NE(wrong.err.find("no response was given"), std::string::npos) << wrong.err;
+
+  auto db = temp_.Open();
+  auto page = Taxonomy(db).Query({.limit = 10});
+  ASSERT_TRUE(page) << page.error();
+  ASSERT_EQ(page->entries.size(), 3u);
+  EXPECT_EQ(page->entries[0].judged, "prompt");
+  EXPECT_EQ(page->entries[0].response, "-");
+  EXPECT_EQ(page->entries[1].judged, "prompt");
+  EXPECT_EQ(page->entries[1].prompt, "How many people use Linux?");
+  EXPECT_EQ(page->entries[1].verdict, "false_positive");
+  EXPECT_EQ(page->entries[2].judged, "response");
+}
+
 TEST_F(StoreCli, StatsUsesTheConfiguredCapacity) {
   std::filesystem::create_directories(temp_.dir() + "/config/togmal");
   std::ofstream(temp_.dir() + "/config/togmal/settings.yaml") << "taxonomy:\n  capacity: 50\n";

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 
 #include "schema.h"
 #include "store_test_support.h"
@@ -64,7 +65,15 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"reason", [](EvidenceSubmission& s) { s.reason = "because"; },
                     "reason \"because\" is not one of: false_negative"},
         InvalidCase{"invalid_utf8", [](EvidenceSubmission& s) { s.prompt = "\xc3("; },
-                    "prompt is not valid UTF-8"}),
+                    "prompt is not valid UTF-8"},
+        InvalidCase{"judged", [](EvidenceSubmission& s) { s.judged = "context"; },
+                    "judged \"context\" is not one of: prompt, response"},
+        InvalidCase{"judged_response_not_given",
+                    [](EvidenceSubmission& s) {
+                      s.response = std::string(kTextNotGiven);
+                      s.judged = "response";
+                    },
+                    "judged is \"response\" but no response was given"}),
     [](const auto& test_info) { return std::string(test_info.param.name); });
 
 TEST(SubmissionValidationLimits, CountsCharactersNotBytes) {
@@ -357,6 +366,69 @@ TEST_F(TaxonomyTest, StatisticsCoverEveryCategoryAndSeverity) {
   EXPECT_EQ(statistics->by_category["dangerous_file_operations"], 0);
   EXPECT_EQ(statistics->by_severity["high"], 2);
   EXPECT_EQ(statistics->by_severity["critical"], 0);
+}
+
+// Which text a verdict is about: the response by default when one is given,
+// the prompt when it is not or when the submission says so. A verdict on the
+// prompt of a pair is its own entry.
+TEST(TaxonomyJudgedText, DefaultsToTheResponseAndCanNameThePrompt) {
+  TempDatabase temp;
+  Database db = temp.Open();
+  Taxonomy taxonomy(db, 100);
+  EvidenceSubmission on_response = Valid();
+  EXPECT_EQ(JudgedText(on_response), "response");
+  EvidenceSubmission prompt_alone = Valid();
+  prompt_alone.response = std::string(kTextNotGiven);
+  EXPECT_EQ(JudgedText(prompt_alone), "prompt");
+  EvidenceSubmission on_prompt = Valid();
+  on_prompt.judged = "prompt";
+  on_prompt.verdict = "false_positive";
+  EXPECT_TRUE(ValidateSubmission(prompt_alone).empty());
+  EXPECT_TRUE(ValidateSubmission(on_prompt).empty());
+
+  auto first = taxonomy.Submit(on_response, nullptr);
+  auto second = taxonomy.Submit(on_prompt, nullptr);
+  auto third = taxonomy.Submit(prompt_alone, nullptr);
+  ASSERT_TRUE(first && second && third);
+  EXPECT_EQ(second->status, SubmitStatus::kStored) << "the same pair, judged on its prompt";
+  auto page = taxonomy.Query({.limit = 10});
+  ASSERT_TRUE(page) << page.error();
+  ASSERT_EQ(page->entries.size(), 3u);
+  std::map<int64_t, std::string> judged;
+  for (const Evidence& e : page->entries) judged[e.id] = e.judged;
+  EXPECT_EQ(judged[first->id], "response");
+  EXPECT_EQ(judged[second->id], "prompt");
+  EXPECT_EQ(judged[third->id], "prompt");
+}
+
+// Version 7 names the judged text; entries written before keep the reading
+// they had: the response when one was given, else the prompt.
+TEST(TaxonomyMigration, OlderVerdictsKeepTheirJudgedText) {
+  TempDatabase temp;
+  std::filesystem::create_directories(std::filesystem::path(temp.path()).parent_path());
+  {
+    SQLite::Database raw(temp.path(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    raw.exec("PRAGMA journal_mode = WAL");
+    for (const Migration& migration : Migrations()) {
+      if (migration.version <= 6) raw.exec(migration.sql);
+    }
+    raw.exec("PRAGMA user_version = 6");
+    raw.exec(
+        "INSERT INTO evidence (created_at, category, prompt, response, description, severity, "
+        "severity_rank, content_hash, verdict) VALUES "
+        "('2026-01-01T00:00:00Z', 'unsupported_claims', 'a prompt', 'a response', "
+        "'judged on the response', 'low', 0, 'h1', 'failure'), "
+        "('2026-01-01T00:00:00Z', 'unsupported_claims', 'a prompt alone', '-', "
+        "'judged on the prompt', 'low', 0, 'h2', 'false_positive')");
+  }
+  Database db = temp.Open();
+  EXPECT_EQ(db.sql().execAndGet("PRAGMA user_version").getInt(), kSchemaVersion);
+  auto page = Taxonomy(db, 100).Query({.limit = 10});
+  ASSERT_TRUE(page) << page.error();
+  ASSERT_EQ(page->entries.size(), 2u);
+  for (const Evidence& e : page->entries) {
+    EXPECT_EQ(e.judged, e.response == "-" ? "prompt" : "response") << e.description;
+  }
 }
 
 }  // namespace

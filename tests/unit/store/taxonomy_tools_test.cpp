@@ -90,8 +90,7 @@ TEST_F(TaxonomyToolsTest, ThreeToolsWithTruthfulAnnotationsAndSchemas) {
   }
   EXPECT_TRUE(tools_[1].annotations.read_only);
   const json& submit = tools_[0].input_schema;
-  EXPECT_EQ(submit["required"],
-            json::array({"category", "prompt", "response", "description", "severity"}));
+  EXPECT_EQ(submit["required"], json::array({"category", "prompt", "description", "severity"}));
   EXPECT_EQ(submit["properties"]["category"]["enum"].size(), store::kEvidenceCategories.size());
   EXPECT_EQ(submit["properties"]["description"]["minLength"], 10);
   EXPECT_EQ(submit["properties"]["description"]["maxLength"], 2000);
@@ -293,6 +292,35 @@ TEST_F(TaxonomyToolsTest, VerdictDefaultsToFailureAndAFalsePositiveIsStoredAsOne
   ASSERT_EQ(entries.size(), 2u);
   EXPECT_EQ(entries[0]["verdict"], "false_positive") << "newest first";
   EXPECT_EQ(entries[1]["verdict"], "failure");
+}
+
+// A false alarm on a prompt can be reported without any response: the
+// verdict is about the prompt, and says so in the listing.
+TEST_F(TaxonomyToolsTest, AVerdictCanBeAboutThePromptAlone) {
+  json on_prompt = ValidArguments();
+  on_prompt.erase("response");
+  on_prompt["verdict"] = "false_positive";
+  auto stored = Call("togmal_submit_evidence", on_prompt);
+  ASSERT_FALSE(stored.is_error) << Text(stored);
+  json on_pair = ValidArguments();
+  on_pair["judged"] = "prompt";
+  ASSERT_FALSE(Call("togmal_submit_evidence", on_pair).is_error);
+  json wrong = ValidArguments();
+  wrong.erase("response");
+  wrong["judged"] = "response";
+  auto refused = Call("togmal_submit_evidence", wrong);
+  EXPECT_TRUE(refused.is_error);
+  EXPECT_NE(Text(refused).find("no response was given"), std::string::npos) << Text(refused);
+
+  auto page = Call("togmal_get_taxonomy", {{"response_format", "json"}});
+  ASSERT_FALSE(page.is_error) << Text(page);
+  const json& entries = (*page.structured)["entries"];
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0]["judged"], "prompt");
+  EXPECT_EQ(entries[1]["judged"], "prompt");
+  EXPECT_EQ(entries[1]["response"], "-") << "the prompt alone";
+  auto text = Call("togmal_get_taxonomy", json::object());
+  EXPECT_NE(Text(text).find("false_positive about the prompt"), std::string::npos) << Text(text);
 }
 
 TEST_F(TaxonomyToolsTest, UnopenableDatabaseIsAToolErrorNotACrash) {
