@@ -35,16 +35,54 @@ std::string HostOf(std::string_view url) {
   return std::string(host);
 }
 
-/// The host, when a URL is on one of the reference documentation sites.
+/// The host, when a URL is on one of the reference documentation sites. A
+/// pattern with a '/' names a part of a site (`huggingface.co/docs/**`, where
+/// the rest of the host is its users' pages) and is matched against the host
+/// and path, without the query.
 std::optional<std::string> ReferenceHost(std::string_view url,
                                          const std::vector<std::string>& hosts) {
   const std::string host = HostOf(url);
   if (host.empty()) return std::nullopt;
+  // HostOf accepted the URL: it starts with the scheme's `//`, then the host.
+  const std::string lower = Lower(url);
+  const std::string_view after_host =
+      std::string_view(lower).substr(lower.find("//") + 2 + host.size());
+  std::string path;
+  if (after_host.starts_with("/")) path = after_host.substr(0, after_host.find_first_of("?#"));
+  // `..` could climb out of the part of the site the pattern names.
+  if (path.find("/..") != std::string::npos || path.find('%') != std::string::npos) path.clear();
   for (const std::string& pattern : hosts) {
-    if (util::GlobMatches(pattern, host)) return host;
+    if (pattern.find('/') == std::string::npos) {
+      if (util::GlobMatches(pattern, host)) return host;
+    } else if (!path.empty() && util::GlobMatches(pattern, host + path)) {
+      return host + path.substr(0, path.find('/', 1));
+    }
   }
   return std::nullopt;
 }
+
+/// A run of 20 or more token characters mixing letters and digits: the shape
+/// of an API key, a token, a hash of a secret or a base64 blob; no word of a
+/// search query looks like that.
+bool LooksLikeSecret(std::string_view text) {
+  if (text.find("-----BEGIN") != std::string_view::npos) return true;
+  std::size_t length = 0, digits = 0, letters = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    const auto c = i < text.size() ? static_cast<unsigned char>(text[i]) : ' ';
+    if (std::isalnum(c) != 0 || c == '_' || c == '+' || c == '=' || c == '-') {
+      ++length;
+      digits += std::isdigit(c) != 0 ? 1 : 0;
+      letters += std::isalpha(c) != 0 ? 1 : 0;
+      continue;
+    }
+    if (length >= 20 && digits >= 3 && letters >= 3) return true;
+    length = digits = letters = 0;
+  }
+  return false;
+}
+
+/// More text than any search query: a file's content on its way out.
+constexpr std::size_t kMaxSentText = 500;
 
 void Finish(Classification& result) {
   if (result.findings.empty()) {
@@ -84,6 +122,12 @@ std::optional<WriteContent> ContentOf(const nlohmann::json& input) {
   if (const auto whole = input.find("content"); whole != input.end()) {
     if (!whole->is_string()) return std::nullopt;
     content.whole = whole->get<std::string>();
+    return content;
+  }
+  // A notebook cell (NotebookEdit): its new source is all the change holds.
+  if (const auto cell = input.find("new_source"); cell != input.end()) {
+    if (!cell->is_string()) return std::nullopt;
+    content.whole = cell->get<std::string>();
     return content;
   }
   auto edit = [](const nlohmann::json& item) -> std::optional<TextEdit> {
@@ -257,6 +301,26 @@ Classification Classifier::Classify(const ToolCall& call) const {
   }
   for (const std::string& name : tool->reads) {
     if (const auto path = field(name)) walker.CheckReadPath(*path, tool->level, *path);
+  }
+  for (const std::string& name : tool->sends) {
+    const auto text = field(name);
+    if (!text) {
+      if (input.is_object() && input.contains(name)) {
+        walker.Add(Max(tool->level, Level::kL2),
+                   "The " + call.tool_name + " call's '" + name + "' is not text.", call.tool_name);
+      }
+    } else if (LooksLikeSecret(*text)) {
+      walker.Add(Max(tool->level, Level::kL2),
+                 "The " + call.tool_name + " call's '" + name +
+                     "' holds what looks like a key or token, and it leaves the machine.",
+                 call.tool_name);
+    } else if (text->size() > kMaxSentText) {
+      walker.Add(Max(tool->level, Level::kL2),
+                 "The " + call.tool_name + " call's '" + name + "' carries " +
+                     std::to_string(text->size()) +
+                     " characters out of the machine, more than a query needs.",
+                 call.tool_name);
+    }
   }
   // Grep for `password` in ~: where it looks is its first path field, else
   // the directory the call runs in.

@@ -26,6 +26,7 @@ using togmal::policy::CommandNode;
 using togmal::policy::ContentFormat;
 using togmal::policy::ContentJudge;
 using togmal::policy::Level;
+using togmal::policy::PlantedCode;
 using togmal::policy::Tables;
 using togmal::policy::TextRule;
 using togmal::policy::ToolEntry;
@@ -138,6 +139,7 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
     Field(out, "searches", Strings(tool.searches));
     if (!tool.url.empty()) out += ", .url = " + CppString(tool.url);
     Field(out, "reference_hosts", Strings(tool.reference_hosts));
+    Field(out, "sends", Strings(tool.sends));
     return out + "}";
   }
 };
@@ -200,6 +202,20 @@ int main(int argc, char** argv) {
                emit.Strings(judge.files.Patterns()) + ", " + emit.Strings(judge.keys) + "}";
       });
 
+  const std::string planted_code =
+      emit.ListOf("RawPlantedCode", tables.planted_code, [&emit](const PlantedCode& shape) {
+        std::vector<std::string> groups;
+        for (const std::vector<std::string>& group : shape.all) {
+          std::string joined;
+          for (const std::string& alternative : group) {
+            joined += (joined.empty() ? "" : "\x1f") + alternative;
+          }
+          groups.push_back(std::move(joined));
+        }
+        return "{" + std::string(LevelLiteral(shape.level)) + ", " + CppString(shape.why) + ", " +
+               emit.Strings(groups) + "}";
+      });
+
   std::ofstream out(argv[2], std::ios::binary);
   out << "// Generated from config/classifier.yaml by togmal_compile_tables. Do not edit.\n"
       << "#include \"tables.h\"\n\n"
@@ -218,6 +234,7 @@ int main(int argc, char** argv) {
       << "    .guard = " << guard << ",\n"
       << "    .audit_database = " << audit_database << ",\n"
       << "    .runs_later_content = " << runs_later_content << ",\n"
+      << "    .planted_code = " << planted_code << ",\n"
       << "    .tools = " << tool_list << ",\n"
       << "    .assignments = " << assignment_list << ",\n"
       << "    .names = " << name_list << ",\n"

@@ -356,6 +356,30 @@ std::optional<std::string> Walker::FileText(std::string_view path) const {
   return std::move(**text);
 }
 
+std::optional<std::pair<Level, std::string>> Walker::PlantedIn(const WriteContent& content) const {
+  if (tables_.planted_code.empty()) return std::nullopt;
+  std::string text = content.whole.value_or("");
+  for (const TextEdit& edit : content.edits) text += "\n" + edit.new_text;
+  if (text.empty()) return std::nullopt;
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const PlantedCode& shape : tables_.planted_code) {
+    std::string first;
+    bool all = true;
+    for (const std::vector<std::string>& group : shape.all) {
+      const auto found = std::find_if(group.begin(), group.end(), [&](const std::string& a) {
+        return !a.empty() && text.find(a) != std::string::npos;
+      });
+      if (found == group.end()) {
+        all = false;
+        break;
+      }
+      if (first.empty()) first = *found;
+    }
+    if (all) return std::pair{shape.level, shape.why + " ('" + Shorten(first, 40) + "')"};
+  }
+  return std::nullopt;
+}
+
 void Walker::CheckWritePath(std::string_view path, Level inside_level, Level outside_level,
                             std::string_view segment, std::string_view what,
                             const WriteContent* content) {
@@ -436,6 +460,18 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
         level = Level::kL2;
         why = std::string(what) + " " + shown + ": the change " + found + ".";
       }
+    }
+  }
+  // Exfiltration, download-and-run or a sudo grant is no ordinary change to
+  // any file (a test's setup, an initializer, a notebook cell).
+  static constexpr std::string_view kDocuments[] = {".md", ".txt", ".rst", ".log", ".csv", ".out"};
+  const bool document =
+      std::any_of(std::begin(kDocuments), std::end(kDocuments),
+                  [&](std::string_view suffix) { return folded.ends_with(suffix); });
+  if (content != nullptr && level < Level::kL3 && !document) {
+    if (const auto planted = PlantedIn(*content); planted && planted->first > level) {
+      level = planted->first;
+      why = std::string(what) + " " + shown + ": the new text " + planted->second + ".";
     }
   }
   if (guarded == Guarded::kGuardFile && level < Level::kL2) {

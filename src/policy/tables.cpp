@@ -326,9 +326,10 @@ class Loader {
 
   Result<void> Load(const YAML::Node& root, Tables& tables) const {
     if (!root.IsMap()) return At(root, "expected a map at the top level");
-    if (auto ok = CheckKeys(
-            root, {"version", "settings", "profiles", "paths", "tools", "assignments", "commands"},
-            "the top level");
+    if (auto ok = CheckKeys(root,
+                            {"version", "settings", "profiles", "paths", "tools", "assignments",
+                             "commands", "planted_code"},
+                            "the top level");
         !ok) {
       return ok;
     }
@@ -393,14 +394,29 @@ class Loader {
         }
       }
     }
+    if (const YAML::Node planted = root["planted_code"]) {
+      auto shapes = PlantedShapes(planted);
+      if (!shapes) return Fail(shapes.error());
+      tables.planted_code = std::move(*shapes);
+    }
     if (const YAML::Node tools = root["tools"]) {
       if (!tools.IsMap()) return At(tools, "tools is a map name → entry");
+      std::vector<ToolEntry> loaded;
       for (const auto& entry : tools) {
         auto tool = ParseTool(entry.first.Scalar(), entry.second);
         if (!tool) return Fail(tool.error());
-        std::erase_if(tables.tools, [&](const ToolEntry& t) { return t.name == tool->name; });
-        tables.tools.push_back(std::move(*tool));
+        std::erase_if(loaded, [&](const ToolEntry& t) { return t.name == tool->name; });
+        loaded.push_back(std::move(*tool));
       }
+      // An entry replaces the earlier layers' entry of its name and the
+      // narrower ones its pattern covers: a user's `mcp__github__*` decides
+      // for the built-in mcp__github__get_* too.
+      for (ToolEntry& tool : loaded) {
+        std::erase_if(tables.tools, [&](const ToolEntry& t) {
+          return t.name == tool.name || util::GlobMatches(tool.name, t.name);
+        });
+      }
+      for (ToolEntry& tool : loaded) tables.tools.push_back(std::move(tool));
     }
     if (const YAML::Node assignments = root["assignments"]) {
       if (!assignments.IsMap()) return At(assignments, "assignments is a map name → entry");
@@ -428,6 +444,39 @@ class Loader {
       }
     }
     return {};
+  }
+
+  /// `planted_code`: a list of {level, why, all: [[alternative, …], …]}.
+  Result<std::vector<PlantedCode>> PlantedShapes(const YAML::Node& node) const {
+    if (!node.IsSequence()) return At(node, "planted_code is a list of {level, why, all}");
+    std::vector<PlantedCode> shapes;
+    for (const YAML::Node& item : node) {
+      if (!item.IsMap()) return At(item, "a planted_code entry is a map {level, why, all}");
+      if (auto ok = CheckKeys(item, {"level", "why", "all"}, "planted_code"); !ok) {
+        return Fail(ok.error());
+      }
+      PlantedCode shape;
+      auto level = ParseLevelNode(item["level"]);
+      if (!level) return Fail(level.error());
+      shape.level = *level;
+      if (item["why"]) shape.why = item["why"].as<std::string>();
+      const YAML::Node all = item["all"];
+      if (!all || !all.IsSequence() || all.size() == 0) {
+        return At(item, "planted_code: `all` is a list of groups of alternatives");
+      }
+      for (const YAML::Node& group : all) {
+        auto alternatives = Strings(group);
+        if (!alternatives || alternatives->empty()) {
+          return At(group, "planted_code: a group is a list of text alternatives");
+        }
+        for (std::string& value : *alternatives) {
+          for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+        shape.all.push_back(std::move(*alternatives));
+      }
+      shapes.push_back(std::move(shape));
+    }
+    return shapes;
   }
 
   /// `runs_later_content`: a list of {format: json|code|keys|commands, files: […], keys: […]}.
@@ -485,7 +534,7 @@ class Loader {
     if (!node.IsMap()) return At(node, "tool '" + name + "': expected a level or a map");
     if (auto ok = CheckKeys(node,
                             {"level", "why", "outside_project", "reads", "writes", "command",
-                             "searches", "url", "reference_hosts"},
+                             "searches", "url", "reference_hosts", "sends"},
                             "tool '" + name + "'");
         !ok) {
       return Fail(ok.error());
@@ -499,9 +548,10 @@ class Loader {
       if (!outside) return Fail(outside.error());
       tool.outside_project = *outside;
     }
-    for (auto [key, target] : {std::pair{"reads", &tool.reads}, std::pair{"writes", &tool.writes},
-                               std::pair{"searches", &tool.searches},
-                               std::pair{"reference_hosts", &tool.reference_hosts}}) {
+    for (auto [key, target] :
+         {std::pair{"reads", &tool.reads}, std::pair{"writes", &tool.writes},
+          std::pair{"searches", &tool.searches},
+          std::pair{"reference_hosts", &tool.reference_hosts}, std::pair{"sends", &tool.sends}}) {
       if (!node[key]) continue;
       auto values = Strings(node[key]);
       if (!values) return Fail(values.error());

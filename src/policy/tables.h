@@ -155,6 +155,19 @@ struct ToolEntry {
   /// public pages, read only, from the sites' own operators.
   std::string url;
   std::vector<std::string> reference_hosts;
+  /// The fields whose text leaves the machine (a web search's query): the
+  /// tool's level holds only while they carry nothing that looks like a
+  /// secret and no more than a query's worth of text.
+  std::vector<std::string> sends;
+};
+
+/// A shape of code that has no place in a project's files whatever they are
+/// (planted_code in classifier.yaml): every group must match the written
+/// text, each by one of its alternatives (lower-case substrings).
+struct PlantedCode {
+  Level level = Level::kL2;
+  std::string why;
+  std::vector<std::vector<std::string>> all;
 };
 
 struct AssignmentEntry {
@@ -236,6 +249,7 @@ struct RawToolEntry {
   RawStrings searches;
   const char* url = "";
   RawStrings reference_hosts;
+  RawStrings sends;
 };
 
 struct RawAssignment {
@@ -253,6 +267,12 @@ struct CompiledCommandName {
 /// config/classifier.yaml as compiled at build time (compiled_tables.cpp). A
 /// hook call meets a handful of the ~300 commands, so entries become
 /// CommandNodes one at a time, on first lookup (LazyCommands).
+struct RawPlantedCode {
+  Level level = Level::kL2;
+  const char* why = "";
+  RawStrings groups;  ///< each group's alternatives joined by '\x1f' (they may hold a newline)
+};
+
 struct RawContentJudge {
   ContentFormat format = ContentFormat::kKeys;
   RawStrings files, keys;
@@ -263,6 +283,7 @@ struct CompiledTables {
   Settings strict_settings;
   RawStrings sensitive, not_sensitive, runs_later, system, scratch, guard, audit_database;
   RawList<RawContentJudge> runs_later_content;
+  RawList<RawPlantedCode> planted_code;
   RawList<RawToolEntry> tools;
   RawList<RawAssignment> assignments;
   RawList<CompiledCommandName> names;
@@ -304,6 +325,8 @@ struct Tables {
   /// How the content of some runs_later files decides (package.json's keys,
   /// a JS config's words, pyproject's keys); file globs and keys in lower case.
   std::vector<ContentJudge> runs_later_content;
+  /// Code no project file should hold, wherever it is written.
+  std::vector<PlantedCode> planted_code;
   /// Parsed entries (from YAML); they shadow the compiled ones.
   std::unordered_map<std::string, std::shared_ptr<const CommandNode>> commands;
   /// The built-in entries not yet looked up (set by Classifier::Compiled()).

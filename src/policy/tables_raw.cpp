@@ -78,6 +78,19 @@ void TablesFromCompiled(const CompiledTables& compiled, Tables& tables) {
   for (const RawContentJudge& raw : compiled.runs_later_content) {
     tables.runs_later_content.push_back({raw.format, PathList(raw.files), Strings(raw.keys)});
   }
+  for (const RawPlantedCode& raw : compiled.planted_code) {
+    PlantedCode shape{raw.level, raw.why, {}};
+    for (std::string_view group : raw.groups) {
+      std::vector<std::string> alternatives;
+      while (!group.empty()) {
+        const std::size_t end = std::min(group.find('\x1f'), group.size());
+        alternatives.emplace_back(group.substr(0, end));
+        group.remove_prefix(std::min(end + 1, group.size()));
+      }
+      shape.all.push_back(std::move(alternatives));
+    }
+    tables.planted_code.push_back(std::move(shape));
+  }
   for (const RawToolEntry& raw : compiled.tools) {
     ToolEntry tool;
     tool.name = raw.name;
@@ -90,6 +103,7 @@ void TablesFromCompiled(const CompiledTables& compiled, Tables& tables) {
     tool.searches = Strings(raw.searches);
     tool.url = raw.url;
     tool.reference_hosts = Strings(raw.reference_hosts);
+    tool.sends = Strings(raw.sends);
     tables.tools.push_back(std::move(tool));
   }
   tables.compiled_assignments = compiled.assignments;

@@ -3,6 +3,7 @@
 // findings; its words go through the tables in command_walk.cpp.
 #include "walker.h"
 
+#include <array>
 #include <cctype>
 
 #include "togmal/util/glob.h"
@@ -22,6 +23,42 @@ bool PrintsLiteralText(const SimpleCommand& command) {
   }
   const Redirection& heredoc = command.redirections.front();
   return (heredoc.op == "<<" || heredoc.op == "<<-") && heredoc.heredoc_quoted;
+}
+
+// `make -j$(nproc)`: a substitution whose output is a count, a user or
+// group id, the machine's architecture or kernel, or a commit hash. Such a
+// value cannot name a file, a host or an option, so the command using it is
+// as known as if the number were written. (Not `pwd`, `date +FORMAT`,
+// `git rev-parse --show-toplevel`: those print paths or any text.)
+bool PrintsAValue(const SimpleCommand& command) {
+  if (command.nesting != Nesting::kCommandSubstitution || !command.assignments.empty() ||
+      !command.redirections.empty() || command.pipe_from >= 0 || command.words.empty()) {
+    return false;
+  }
+  static constexpr std::array<std::array<std::string_view, 3>, 10> kValueCommands = {{
+      {"nproc", "", ""},
+      {"nproc", "--all", ""},
+      {"getconf", "_NPROCESSORS_ONLN", ""},
+      {"id", "-u", ""},
+      {"id", "-g", ""},
+      {"uname", "-m", ""},
+      {"uname", "-s", ""},
+      {"uname", "-r", ""},
+      {"git", "rev-parse", "HEAD"},
+      {"git", "rev-parse", "--short"},
+  }};
+  for (const auto& value_command : kValueCommands) {
+    std::size_t length = 0;
+    while (length < value_command.size() && !value_command[length].empty()) ++length;
+    bool same = command.words.size() == length ||
+                (value_command[2] == "--short" && command.words.size() == 4 &&
+                 command.words[3].text == "HEAD");
+    for (std::size_t i = 0; same && i < length; ++i) {
+      same = !command.words[i].quoted && command.words[i].text == value_command[i];
+    }
+    if (same) return true;
+  }
+  return false;
 }
 
 /// Where a command's stdin comes from: its last heredoc or here-string, else
@@ -94,7 +131,7 @@ Walker::LineFacts Walker::FactsOf(const LexResult& lex) {
   for (std::size_t j = 0; j < lex.commands.size(); ++j) {
     const SimpleCommand& nested = lex.commands[j];
     if (nested.parent >= 0 && nested.nesting != Nesting::kFunctionBody &&
-        !PrintsLiteralText(nested)) {
+        !PrintsLiteralText(nested) && !PrintsAValue(nested)) {
       facts.substituted[static_cast<std::size_t>(nested.parent)] = true;
     }
     if (nested.words.empty()) continue;
@@ -172,6 +209,7 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
   }
   for (const std::string& assignment : command.assignments) {
     CheckAssignment(assignment, segment, !command.words.empty());
+    if (command.words.empty()) TrackValue(assignment);
   }
   CheckRedirections(command);
   const Stdin stdin_source = StdinOf(lex, command);
@@ -180,6 +218,8 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
     if (!command.assignments.empty() || !command.redirections.empty()) {
       Add(Level::kL0, "Only sets shell variables or opens files.", segment);
     }
+  } else if (const auto expanded = KnownValues(command.words); expanded && !expanded->empty()) {
+    Words(*expanded, 0, stdin_source, segment, code_depth);
   } else {
     Words(command.words, 0, stdin_source, segment, code_depth);
   }
@@ -190,6 +230,106 @@ void Walker::Simple(const LexResult& lex, std::size_t index, const LineFacts& fa
     Add(tables_.settings.substitution_minimum,
         "Its arguments come from a command substitution, known only at run time.", segment);
   }
+}
+
+void Walker::TrackValue(std::string_view assignment) {
+  const std::size_t equals = assignment.find('=');
+  if (equals == std::string_view::npos || equals == 0) return;
+  const std::string name(assignment.substr(0, equals));
+  if (name.back() == '+' || name.back() == ']') {  // `a+=x`, `a[1]=x`: a value not kept
+    line_.values.erase(name.substr(0, name.find_first_of("+[")));
+    return;
+  }
+  const std::string_view value = assignment.substr(equals + 1);
+  // Known as written: no substitution, no array, and no expansion but the
+  // home directory's (which the path checks expand themselves).
+  std::string rest(value);
+  for (std::string_view home : {"${HOME}", "$HOME"}) {
+    for (std::size_t at = rest.find(home); at != std::string::npos; at = rest.find(home)) {
+      rest.erase(at, home.size());
+    }
+  }
+  const bool known = rest.find_first_of("$`") == std::string::npos && !(value.starts_with("(")) &&
+                     value.size() <= 4096;
+  if (known && line_.values.size() < 64) {
+    line_.values[name] = std::string(value);
+  } else {
+    line_.values.erase(name);
+  }
+}
+
+std::optional<std::vector<Word>> Walker::KnownValues(const std::vector<Word>& words) const {
+  if (line_.values.empty()) return std::nullopt;
+  auto is_name_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+  };
+  std::vector<Word> out;
+  bool changed = false;
+  for (const Word& word : words) {
+    if (!word.expands || word.substitutes) {
+      out.push_back(word);
+      continue;
+    }
+    std::string text;
+    bool replaced = false;
+    std::optional<std::string> whole;  // the word is one variable: its value
+    const std::string& in = word.text;
+    for (std::size_t i = 0; i < in.size();) {
+      if (in[i] != '$') {
+        text.push_back(in[i++]);
+        continue;
+      }
+      std::size_t name_start = i + 1, name_end = name_start, next = name_start;
+      if (name_start < in.size() && in[name_start] == '{') {
+        name_end = in.find('}', name_start);
+        if (name_end == std::string::npos) {
+          text.append(in, i, std::string::npos);
+          break;
+        }
+        ++name_start;
+        next = name_end + 1;
+      } else {
+        while (name_end < in.size() && is_name_char(in[name_end])) ++name_end;
+        next = name_end;
+      }
+      const std::string name = in.substr(name_start, name_end - name_start);
+      const auto found = line_.values.find(name);
+      if (name.empty() || found == line_.values.end()) {
+        text.append(in, i, next - i);
+      } else {
+        text += found->second;
+        replaced = true;
+        if (i == 0 && next == in.size()) whole = found->second;
+      }
+      i = std::max(next, i + 1);
+    }
+    if (!replaced) {
+      out.push_back(word);
+      continue;
+    }
+    changed = true;
+    auto expanded = [](std::string piece, bool quoted) {
+      Word w;
+      w.expands = piece.find('$') != std::string::npos;
+      w.text = std::move(piece);
+      w.quoted = quoted;
+      return w;
+    };
+    if (whole && !word.quoted && whole->find_first_of(" \t\n") != std::string::npos) {
+      std::size_t at = 0;
+      while (at < whole->size()) {
+        const std::size_t start = whole->find_first_not_of(" \t\n", at);
+        if (start == std::string::npos) break;
+        const std::size_t end = std::min(whole->find_first_of(" \t\n", start), whole->size());
+        out.push_back(expanded(whole->substr(start, end - start), false));
+        at = end;
+      }
+    } else {
+      out.push_back(expanded(std::move(text), word.quoted));
+    }
+  }
+  if (!changed) return std::nullopt;
+  return out;
 }
 
 void Walker::CheckRedirections(const SimpleCommand& command) {

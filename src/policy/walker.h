@@ -125,6 +125,11 @@ struct LineState {
   bool made_link = false;      // `ln` ran earlier in the line
   std::unordered_map<std::string, std::string> links;  // `ln -s`: link → target
 
+  // `a=~/.ss; b=h/id_rsa; head $a$b`: shell variables set earlier in the
+  // line to a value known as written. Simple records them (TrackValue) and
+  // expands them in the words of the commands after (KnownValues).
+  std::unordered_map<std::string, std::string> values;
+
   // Write-then-run (`echo … > conftest.py && pytest`): CheckWritePath,
   // CheckWrittenArgs (an example copied) and AnalyseProgram (an archive
   // unpacked) set wrote_file; Simple copies it to wrote_before as each
@@ -201,6 +206,9 @@ class Walker {
   static std::string RealProject(std::string_view cwd);
 
  private:
+  /// The first planted_code shape the written text holds: its level and
+  /// why, with the alternative that matched its first group.
+  std::optional<std::pair<Level, std::string>> PlantedIn(const WriteContent& content) const;
   /// The runs_later_content judge for a folded path, or null.
   const ContentJudge* JudgeFor(std::string_view folded_path) const;
   /// Whether the shell pattern `pattern` names a sensitive file that exists.
@@ -218,6 +226,13 @@ class Walker {
   void Simple(const LexResult& lex, std::size_t index, const LineFacts& facts, SegmentOrigin origin,
               int code_depth);
   void CheckRedirections(const SimpleCommand& command);
+  /// Records a shell variable set alone (`NAME=value`, no command) when its
+  /// value is known as written; forgets it otherwise.
+  void TrackValue(std::string_view assignment);
+  /// The words with the line's known variables expanded, an unquoted `$x`
+  /// split where its value has spaces (`c="rm -rf ~"; $c`); null when no
+  /// word names one.
+  std::optional<std::vector<Word>> KnownValues(const std::vector<Word>& words) const;
 
   // A command's words from `start` on, through the tables (command_walk.cpp).
   // Words runs these steps in order. The findings of the paths a command
