@@ -20,6 +20,8 @@ extern const char kBuiltInCorpus[];
 extern const std::size_t kBuiltInCorpusSize;
 extern const char kBuiltInSelection[];
 extern const std::size_t kBuiltInSelectionSize;
+extern const char kBuiltInCheckSet[];
+extern const std::size_t kBuiltInCheckSetSize;
 }  // namespace generated
 
 namespace {
@@ -73,6 +75,10 @@ std::string_view BuiltInCorpus() {
 
 std::string_view BuiltInSelection() {
   return std::string_view(generated::kBuiltInSelection, generated::kBuiltInSelectionSize);
+}
+
+std::string_view BuiltInCheckSet() {
+  return std::string_view(generated::kBuiltInCheckSet, generated::kBuiltInCheckSetSize);
 }
 
 std::string UserModelPath() { return util::UserDataFile("model.bin").string(); }

@@ -37,7 +37,7 @@ namespace {
 int Usage() {
   std::cerr << "usage: togmal_train_builtin_model <detectors.yaml> <corpus-dir> <output.cpp> "
                "[--selection FILE] [--select FILE [--c-grid C,C,...]] [--c C] [--hard-repeat N] "
-               "[--report SET.jsonl]...\n";
+               "[--check-set DIR] [--report SET.jsonl]...\n";
   return 64;
 }
 
@@ -57,6 +57,20 @@ std::vector<double> ParseGrid(const std::string& text) {
 }
 
 /// The bytes as a C++ string literal, in lines of octal escapes.
+std::string JsonLines(const std::vector<togmal::analysis::Example>& examples) {
+  std::string text;
+  for (const togmal::analysis::Example& e : examples) {
+    nlohmann::json line = {{"category", e.category},
+                           {"label", e.label},
+                           {"kind", e.kind},
+                           {"writer", e.writer},
+                           {"text", e.text}};
+    if (!e.context.empty()) line["context"] = e.context;
+    text += line.dump() + "\n";
+  }
+  return text;
+}
+
 void WriteLiteral(std::ostream& out, const std::string& bytes) {
   constexpr std::size_t kPerLine = 64;
   for (std::size_t i = 0; i < bytes.size(); i += kPerLine) {
@@ -80,6 +94,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> reports;
   std::string selection_path;
   std::string select_path;
+  std::string check_set_path;
   CrossWriterOptions cross;
   for (int i = 4; i < argc; ++i) {
     const std::string flag = argv[i];
@@ -94,6 +109,8 @@ int main(int argc, char** argv) {
       select_path = argv[++i];
     } else if (flag == "--c-grid") {
       cross.c_grid = ParseGrid(argv[++i]);
+    } else if (flag == "--check-set") {
+      check_set_path = argv[++i];
     } else if (flag == "--report") {
       reports.emplace_back(argv[++i]);
     } else {
@@ -115,16 +132,17 @@ int main(int argc, char** argv) {
     std::cerr << examples.error() << "\n";
     return 1;
   }
-  // The same examples again as one JSON Lines text, compiled in for `togmal train`.
-  std::string corpus;
-  for (const Example& e : *examples) {
-    nlohmann::json line = {{"category", e.category},
-                           {"label", e.label},
-                           {"kind", e.kind},
-                           {"writer", e.writer},
-                           {"text", e.text}};
-    if (!e.context.empty()) line["context"] = e.context;
-    corpus += line.dump() + "\n";
+  // The same examples again as one JSON Lines text, compiled in for `togmal
+  // train`; with the sealed writers' texts it checks a retrained model on.
+  const std::string corpus = JsonLines(*examples);
+  std::string check_set;
+  if (!check_set_path.empty()) {
+    auto sealed = ReadCorpusDirectory(check_set_path);
+    if (!sealed) {
+      std::cerr << sealed.error() << "\n";
+      return 1;
+    }
+    check_set = JsonLines(*sealed);
   }
 
   std::optional<Selection> selection;
@@ -196,6 +214,8 @@ int main(int argc, char** argv) {
            "extern const std::size_t kBuiltInCorpusSize;\n"
            "extern const char kBuiltInSelection[];\n"
            "extern const std::size_t kBuiltInSelectionSize;\n"
+           "extern const char kBuiltInCheckSet[];\n"
+           "extern const std::size_t kBuiltInCheckSetSize;\n"
            "alignas(64) const char kBuiltInModel[] =\n";
     WriteLiteral(out, bytes);
     out << "    ;\nconst std::size_t kBuiltInModelSize = " << bytes.size() << ";\n"
@@ -207,6 +227,10 @@ int main(int argc, char** argv) {
         << "const char kBuiltInSelection[] =\n";
     WriteLiteral(out, selection_json);
     out << "    \"\";\nconst std::size_t kBuiltInSelectionSize = " << selection_json.size() << ";\n"
+        << "// Sealed writers' texts, never trained on: `togmal train`'s check set.\n"
+        << "const char kBuiltInCheckSet[] =\n";
+    WriteLiteral(out, check_set);
+    out << "    \"\";\nconst std::size_t kBuiltInCheckSetSize = " << check_set.size() << ";\n"
         << "}  // namespace togmal::analysis::generated\n";
     if (!out) {
       std::cerr << "cannot write " << temporary << "\n";

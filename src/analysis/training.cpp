@@ -292,6 +292,7 @@ Result<TrainResult> Train(const DetectorBank& bank, const std::vector<Example>& 
   const Selection* selection = options.selection;
 
   const std::vector<logistic::Row> rows = logistic::PrepareRows(bank, examples, options.threads);
+  const auto featured = std::chrono::steady_clock::now();
 
   TrainResult result;
   Model& model = result.model;
@@ -383,8 +384,11 @@ Result<TrainResult> Train(const DetectorBank& bank, const std::vector<Example>& 
     result.validation = Evaluate(bank, &model, split);
     model.validation_json = result.validation.Json();
   }
-  spdlog::info("trained on {} examples in {:.1f} s", examples.size(),
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  const auto seconds = [](auto from, auto to) {
+    return std::chrono::duration<double>(to - from).count();
+  };
+  spdlog::info("trained on {} examples in {:.1f} s ({:.1f} s for their features)", examples.size(),
+               seconds(started, std::chrono::steady_clock::now()), seconds(started, featured));
   return result;
 }
 

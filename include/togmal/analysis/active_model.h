@@ -29,6 +29,11 @@ std::string_view BuiltInCorpus();
 /// `togmal train` trains the same way.
 std::string_view BuiltInSelection();
 
+/// Texts by writers the built-in model never trained on (data/corpus/sealed as
+/// JSON Lines, compiled in; empty if the build had none): `togmal train`
+/// checks a retrained model on them before installing it.
+std::string_view BuiltInCheckSet();
+
 /// Where `togmal train` writes the user model.
 std::string UserModelPath();
 

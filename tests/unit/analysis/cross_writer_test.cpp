@@ -150,5 +150,29 @@ TEST(CrossWriter, TheBuiltInSelectionWasChosenOnTheBuiltInCorpus) {
   }
 }
 
+// `togmal train` checks a retrained model on the sealed writers' texts: they
+// are compiled in, and no text of theirs is in the corpus either model trains on.
+TEST(CrossWriter, TheCheckSetIsWritersTheCorpusNeverHeard) {
+  ASSERT_FALSE(BuiltInCheckSet().empty()) << "the build passes data/corpus/sealed";
+  auto check = ParseCorpus(BuiltInCheckSet(), "built-in check set");
+  ASSERT_TRUE(check) << check.error();
+  auto corpus = ParseCorpus(BuiltInCorpus(), "built-in corpus");
+  ASSERT_TRUE(corpus) << corpus.error();
+  std::set<std::string> corpus_writers, corpus_texts;
+  for (const Example& e : *corpus) {
+    corpus_writers.insert(e.writer);
+    corpus_texts.insert(e.text);
+  }
+  std::set<std::string> check_writers;
+  for (const Example& e : *check) {
+    check_writers.insert(e.writer);
+    EXPECT_EQ(corpus_texts.count(e.text), 0u) << e.writer << ": " << e.text.substr(0, 80);
+  }
+  EXPECT_GE(check->size(), 500u);
+  for (const std::string& writer : check_writers) {
+    EXPECT_EQ(corpus_writers.count(writer), 0u) << writer << " also wrote training texts";
+  }
+}
+
 }  // namespace
 }  // namespace togmal::analysis
