@@ -1,5 +1,6 @@
 #include "togmal/analysis/detector_bank.h"
 
+#include <re2/filtered_re2.h>
 #include <re2/re2.h>
 #include <re2/set.h>
 #include <spdlog/spdlog.h>
@@ -17,9 +18,15 @@ namespace {
 // this is most of the second pass's cost: 8 spans made a 25 KB analysis take
 // 271 µs, 3 take 182 µs (docs/performance.md).
 constexpr int kMaxSpansPerSignal = 3;
-// The set's DFA is shared by all patterns; the default 8 MB thrashes with a
-// few hundred case-insensitive patterns on long texts.
-constexpr int64_t kSetMaxMem = int64_t{64} << 20;
+// One DFA over every pattern whole never settles on new text: the windows
+// (`[^.\n]{0,40}`) of a few dozen patterns combine into a new DFA state at
+// nearly every byte, so each unseen text was built state by state (2.6 µs a
+// byte, two threads queued on the DFA's lock). Instead the set holds only
+// the literal strings each pattern needs (RE2's FilteredRE2 atoms), a DFA of
+// a few thousand states that settles, and only the patterns whose atoms are
+// all present are run, each on its own small DFA.
+constexpr int kMinAtomLength = 3;
+constexpr int64_t kAtomSetMaxMem = int64_t{16} << 20;
 
 enum class EntryKind { kSignal, kCheck };
 
@@ -27,8 +34,8 @@ enum class EntryKind { kSignal, kCheck };
 struct Entry {
   std::size_t category = 0;
   EntryKind kind = EntryKind::kSignal;
-  std::size_t index = 0;  ///< into the category's signals or checks
-  std::unique_ptr<RE2> re;
+  std::size_t index = 0;    ///< into the category's signals or checks
+  const RE2* re = nullptr;  ///< owned by DetectorBank::Impl::filter
 };
 
 std::string WithFlags(const std::string& pattern, bool case_sensitive) {
@@ -47,24 +54,30 @@ RE2::Options PatternOptions() {
 struct DetectorBank::Impl {
   Catalogue catalogue;
   std::vector<Entry> entries;
-  std::unique_ptr<RE2::Set> set;
+  re2::FilteredRE2 filter{kMinAtomLength};
+  /// The atoms filter's patterns need, case-insensitive; null when none has any.
+  std::unique_ptr<RE2::Set> atoms;
 
-  /// Indices of the entries that match somewhere in `text`: one DFA pass.
-  std::vector<int> Scan(std::string_view text) const {
-    std::vector<int> hits;
-    RE2::Set::ErrorInfo error;
-    if (set->Match(re2::StringPiece(text.data(), text.size()), &hits, &error)) return hits;
-    hits.clear();
-    if (error.kind == RE2::Set::kNoError) return hits;  // genuinely no match
-    // The DFA ran out of memory: still linear, pattern by pattern.
-    spdlog::warn("detector set scan failed (error {}); scanning patterns one by one",
-                 static_cast<int>(error.kind));
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-      if (RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *entries[i].re)) {
-        hits.push_back(static_cast<int>(i));
+  /// Indices of the entries whose atoms all occur in `text` (a superset of
+  /// the entries that match), in ascending order.
+  std::vector<int> Candidates(std::string_view text) const {
+    const re2::StringPiece whole(text.data(), text.size());
+    std::vector<int> found_atoms;
+    if (atoms != nullptr) {
+      RE2::Set::ErrorInfo error;
+      if (!atoms->Match(whole, &found_atoms, &error) && error.kind != RE2::Set::kNoError) {
+        // Out of memory: every entry is a candidate (still linear, pattern by pattern).
+        spdlog::warn("detector atom scan failed (error {}); trying every pattern",
+                     static_cast<int>(error.kind));
+        std::vector<int> all(entries.size());
+        for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+        return all;
       }
     }
-    return hits;
+    std::vector<int> candidates;
+    filter.AllPotentials(found_atoms, &candidates);
+    std::sort(candidates.begin(), candidates.end());
+    return candidates;
   }
 
   /// Spans of one pattern; stops once `wanted` matches are found.
@@ -98,10 +111,12 @@ struct DetectorBank::Impl {
       evidence.checks[c].assign(catalogue.categories[c].checks.size(), false);
     }
     if (text.empty()) return evidence;
-    for (int hit : Scan(text)) {
-      const Entry& entry = entries[static_cast<std::size_t>(hit)];
+    const re2::StringPiece whole(text.data(), text.size());
+    for (int candidate : Candidates(text)) {
+      const Entry& entry = entries[static_cast<std::size_t>(candidate)];
       if (entry.kind == EntryKind::kCheck) {
-        evidence.checks[entry.category][entry.index] = true;
+        if (RE2::PartialMatch(whole, *entry.re))
+          evidence.checks[entry.category][entry.index] = true;
         continue;
       }
       const SignalSpec& signal = catalogue.categories[entry.category].signals[entry.index];
@@ -132,20 +147,17 @@ const Catalogue& DetectorBank::catalogue() const { return impl_->catalogue; }
 
 Result<std::unique_ptr<DetectorBank>> DetectorBank::Build(Catalogue catalogue) {
   auto impl = std::make_unique<Impl>();
-  RE2::Options set_options = PatternOptions();
-  set_options.set_max_mem(kSetMaxMem);
-  impl->set = std::make_unique<RE2::Set>(set_options, RE2::UNANCHORED);
 
   auto add = [&](std::size_t c, EntryKind kind, std::size_t index, const std::string& pattern,
                  bool case_sensitive, int line) -> Result<void> {
     const std::string full = WithFlags(pattern, case_sensitive);
     const std::string where = catalogue.source + ":" + std::to_string(line) + ": ";
-    std::string error;
-    if (impl->set->Add(full, &error) < 0)
-      return Fail(where + "bad pattern '" + pattern + "': " + error);
-    auto re = std::make_unique<RE2>(full, PatternOptions());
-    if (!re->ok()) return Fail(where + "bad pattern '" + pattern + "': " + re->error());
-    impl->entries.push_back(Entry{c, kind, index, std::move(re)});
+    int id = -1;
+    if (impl->filter.Add(full, PatternOptions(), &id) != RE2::NoError) {
+      const RE2 bad(full, PatternOptions());
+      return Fail(where + "bad pattern '" + pattern + "': " + bad.error());
+    }
+    impl->entries.push_back(Entry{c, kind, index, &impl->filter.GetRE2(id)});
     return {};
   };
   for (std::size_t c = 0; c < catalogue.categories.size(); ++c) {
@@ -167,8 +179,25 @@ Result<std::unique_ptr<DetectorBank>> DetectorBank::Build(Catalogue catalogue) {
       }
     }
   }
-  if (!impl->set->Compile()) {
-    return Fail(catalogue.source + ": the detector patterns do not fit in the regex set's memory");
+  if (!impl->entries.empty()) {
+    std::vector<std::string> atoms;
+    impl->filter.Compile(&atoms);
+    if (!atoms.empty()) {
+      RE2::Options atom_options;
+      atom_options.set_log_errors(false);
+      atom_options.set_case_sensitive(false);  // the atoms are lower-cased
+      atom_options.set_max_mem(kAtomSetMaxMem);
+      impl->atoms = std::make_unique<RE2::Set>(atom_options, RE2::UNANCHORED);
+      for (const std::string& atom : atoms) {
+        std::string error;
+        if (impl->atoms->Add(RE2::QuoteMeta(atom), &error) < 0) {
+          return Fail(catalogue.source + ": detector atom '" + atom + "': " + error);
+        }
+      }
+      if (!impl->atoms->Compile()) {
+        return Fail(catalogue.source + ": the detector atoms do not fit in the regex set's memory");
+      }
+    }
   }
   impl->catalogue = std::move(catalogue);
   return std::unique_ptr<DetectorBank>(new DetectorBank(std::move(impl)));

@@ -204,14 +204,7 @@ int main(int argc, char** argv) {
 
   const std::string planted_code =
       emit.ListOf("RawPlantedCode", tables.planted_code, [&emit](const PlantedCode& shape) {
-        std::vector<std::string> groups;
-        for (const std::vector<std::string>& group : shape.all) {
-          std::string joined;
-          for (const std::string& alternative : group) {
-            joined += (joined.empty() ? "" : "\x1f") + alternative;
-          }
-          groups.push_back(std::move(joined));
-        }
+        const std::vector<std::string>& groups = shape.groups;
         return "{" + std::string(LevelLiteral(shape.level)) + ", " + CppString(shape.why) + ", " +
                emit.Strings(groups) + "}";
       });

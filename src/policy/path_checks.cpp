@@ -362,18 +362,26 @@ std::optional<std::pair<Level, std::string>> Walker::PlantedIn(const WriteConten
   for (const TextEdit& edit : content.edits) text += "\n" + edit.new_text;
   if (text.empty()) return std::nullopt;
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  // The first alternative of `group` found in the text, or an empty view.
+  const auto found_in_text = [&text](std::string_view group) {
+    while (!group.empty()) {
+      const std::size_t end = std::min(group.find(PlantedCode::kSeparator), group.size());
+      const std::string_view alternative = group.substr(0, end);
+      if (!alternative.empty() && text.find(alternative) != std::string::npos) return alternative;
+      group.remove_prefix(std::min(end + 1, group.size()));
+    }
+    return std::string_view{};
+  };
   for (const PlantedCode& shape : tables_.planted_code) {
-    std::string first;
+    std::string_view first;
     bool all = true;
-    for (const std::vector<std::string>& group : shape.all) {
-      const auto found = std::find_if(group.begin(), group.end(), [&](const std::string& a) {
-        return !a.empty() && text.find(a) != std::string::npos;
-      });
-      if (found == group.end()) {
+    for (const std::string& group : shape.groups) {
+      const std::string_view found = found_in_text(group);
+      if (found.empty()) {
         all = false;
         break;
       }
-      if (first.empty()) first = *found;
+      if (first.empty()) first = found;
     }
     if (all) return std::pair{shape.level, shape.why + " ('" + Shorten(first, 40) + "')"};
   }

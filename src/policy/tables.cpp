@@ -469,10 +469,16 @@ class Loader {
         if (!alternatives || alternatives->empty()) {
           return At(group, "planted_code: a group is a list of text alternatives");
         }
+        std::string joined;
         for (std::string& value : *alternatives) {
           for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+          if (value.find(PlantedCode::kSeparator) != std::string::npos) {
+            return At(group, "planted_code: an alternative holds a control character");
+          }
+          if (!joined.empty()) joined += PlantedCode::kSeparator;
+          joined += value;
         }
-        shape.all.push_back(std::move(*alternatives));
+        shape.groups.push_back(std::move(joined));
       }
       shapes.push_back(std::move(shape));
     }

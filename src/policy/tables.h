@@ -165,9 +165,12 @@ struct ToolEntry {
 /// (planted_code in classifier.yaml): every group must match the written
 /// text, each by one of its alternatives (lower-case substrings).
 struct PlantedCode {
+  /// Separates a group's alternatives: a group is held joined, as compiled, so
+  /// the hook copies a handful of strings at start-up, not every alternative.
+  static constexpr char kSeparator = '\x1f';
   Level level = Level::kL2;
   std::string why;
-  std::vector<std::vector<std::string>> all;
+  std::vector<std::string> groups;
 };
 
 struct AssignmentEntry {

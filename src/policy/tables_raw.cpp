@@ -79,17 +79,7 @@ void TablesFromCompiled(const CompiledTables& compiled, Tables& tables) {
     tables.runs_later_content.push_back({raw.format, PathList(raw.files), Strings(raw.keys)});
   }
   for (const RawPlantedCode& raw : compiled.planted_code) {
-    PlantedCode shape{raw.level, raw.why, {}};
-    for (std::string_view group : raw.groups) {
-      std::vector<std::string> alternatives;
-      while (!group.empty()) {
-        const std::size_t end = std::min(group.find('\x1f'), group.size());
-        alternatives.emplace_back(group.substr(0, end));
-        group.remove_prefix(std::min(end + 1, group.size()));
-      }
-      shape.all.push_back(std::move(alternatives));
-    }
-    tables.planted_code.push_back(std::move(shape));
+    tables.planted_code.push_back({raw.level, std::string(raw.why), Strings(raw.groups)});
   }
   for (const RawToolEntry& raw : compiled.tools) {
     ToolEntry tool;
