@@ -35,25 +35,31 @@ bool PrintsAValue(const SimpleCommand& command) {
       !command.redirections.empty() || command.pipe_from >= 0 || command.words.empty()) {
     return false;
   }
-  static constexpr std::array<std::array<std::string_view, 3>, 10> kValueCommands = {{
-      {"nproc", "", ""},
-      {"nproc", "--all", ""},
-      {"getconf", "_NPROCESSORS_ONLN", ""},
-      {"id", "-u", ""},
-      {"id", "-g", ""},
-      {"uname", "-m", ""},
-      {"uname", "-s", ""},
-      {"uname", "-r", ""},
+  // Each prints one short value and changes nothing: the whole command, word
+  // for word, unquoted.
+  static const std::vector<std::vector<std::string_view>> kValueCommands = {
+      {"nproc"},
+      {"nproc", "--all"},
+      {"getconf", "_NPROCESSORS_ONLN"},
+      {"id", "-u"},
+      {"id", "-g"},
+      {"uname", "-m"},
+      {"uname", "-s"},
+      {"uname", "-r"},
       {"git", "rev-parse", "HEAD"},
-      {"git", "rev-parse", "--short"},
-  }};
-  for (const auto& value_command : kValueCommands) {
-    std::size_t length = 0;
-    while (length < value_command.size() && !value_command[length].empty()) ++length;
-    bool same = command.words.size() == length ||
-                (value_command[2] == "--short" && command.words.size() == 4 &&
-                 command.words[3].text == "HEAD");
-    for (std::size_t i = 0; same && i < length; ++i) {
+      {"git", "rev-parse", "--short", "HEAD"},
+      {"git", "rev-parse", "--show-toplevel"},
+      {"git", "rev-parse", "--abbrev-ref", "HEAD"},
+      {"git", "branch", "--show-current"},
+      {"git", "config", "user.email"},
+      {"git", "config", "user.name"},
+      {"git", "config", "--get", "user.email"},
+      {"git", "config", "--get", "user.name"},
+  };
+  for (const std::vector<std::string_view>& value_command : kValueCommands) {
+    if (command.words.size() != value_command.size()) continue;
+    bool same = true;
+    for (std::size_t i = 0; same && i < value_command.size(); ++i) {
       same = !command.words[i].quoted && command.words[i].text == value_command[i];
     }
     if (same) return true;
