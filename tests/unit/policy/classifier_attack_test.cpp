@@ -376,9 +376,9 @@ TEST(SecretsOutput, TheSettingRelaxesIt) {
 }
 
 // Each analyser walks its input once: large hostile inputs stay fast. Judged
-// by growth, not by a wall-clock limit that a loaded machine misses: twice
-// the input may take at most three times as long (a quadratic walk takes
-// four), the better of two runs each.
+// by growth, not by a wall-clock limit that a loaded machine misses: four
+// times the input may take at most ten times as long (a quadratic walk takes
+// sixteen), the best of three runs each.
 TEST(AttackAnalysers, StayLinear) {
   auto repeat = [](const std::string& unit, std::size_t times) {
     std::string out;
@@ -404,7 +404,7 @@ TEST(AttackAnalysers, StayLinear) {
   };
   auto best_time = [](const std::string& input) {
     auto best = std::chrono::steady_clock::duration::max();
-    for (int run = 0; run < 2; ++run) {
+    for (int run = 0; run < 3; ++run) {
       const auto begin = std::chrono::steady_clock::now();
       const Classification result = Embedded().ClassifyCommand(input, "/home/user/project");
       best = std::min(best, std::chrono::steady_clock::now() - begin);
@@ -414,12 +414,12 @@ TEST(AttackAnalysers, StayLinear) {
   };
   for (const auto& input : inputs) {
     // Four times the input: linear work takes about 4 times as long,
-    // quadratic 16. Twice the limit leaves room for a loaded machine (a
-    // doubling compared against 3 times missed once under the full suite).
+    // quadratic 16. The limit, 10, leaves room for a loaded machine (8 missed
+    // once under the full suite beside other builds; 3 for a doubling, too).
     const auto once = best_time(input(150));
     const auto four_times = best_time(input(600));
-    // 20 ms of slack for a tiny input's noise.
-    EXPECT_LT(four_times, 8 * once + std::chrono::milliseconds(20)) << input(1).substr(0, 40);
+    // 50 ms of slack for a tiny input's noise.
+    EXPECT_LT(four_times, 10 * once + std::chrono::milliseconds(50)) << input(1).substr(0, 40);
   }
 }
 
