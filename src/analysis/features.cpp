@@ -164,8 +164,4 @@ std::vector<WordGram> WordGrams(std::string_view text) {
   return grams;
 }
 
-std::uint32_t NamedFeatureBucket(std::string_view name) {
-  return Bucket(HashBytes(kNamedSeed, name));
-}
-
 }  // namespace togmal::analysis
