@@ -172,6 +172,11 @@ const CommandNode* Walker::FindProgram(const std::string& name) const {
   return nullptr;
 }
 
+std::string_view Walker::EntryName(std::string_view name) const {
+  const CommandNode* entry = tables_.FindCommand(std::string(name));
+  return entry != nullptr ? std::string_view(entry->name) : std::string_view();
+}
+
 void Walker::UnknownProgram(const std::vector<Word>& words, std::size_t start,
                             std::string_view segment) {
   Add(tables_.settings.unknown_command,
@@ -512,7 +517,7 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
     Add(level, why.empty() ? "'" + words[index].text + "' alone runs nothing." : why, segment);
     // `env` alone prints the environment.
     if (util::AsciiLower(words[index].text).ends_with("env"))
-      SecretsShown("env", words, j - 1, segment);
+      SecretsShown("env", "env", words, j - 1, segment);
     return;
   }
   if (level > Level::kL0) Add(level, why, segment);

@@ -180,17 +180,18 @@ bool Walker::SecretLookingFile(std::string_view path) const {
 }
 
 void Walker::CredentialSearch(const CommandNode& entry, std::string_view name,
-                              const std::vector<Word>& words, std::size_t start,
-                              std::string_view segment) {
+                              std::string_view entry_name, const std::vector<Word>& words,
+                              std::size_t start, std::string_view segment) {
   const Level level = tables_.settings.secrets_output;
   if (level == Level::kL0) return;
-  if (util::NameIn(name, {"find", "fd", "fdfind"})) {
-    FindCredentials(name, words, start, segment);
+  if (util::NameIn(entry_name, {"find", "fd"})) {
+    FindCredentials(entry_name, words, start, segment);
     return;
   }
   // awk and sed scripts filter like a grep pattern (`awk '/token/' ~/.config/*/*`).
-  if (!util::NameIn(name, {"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ugrep", "awk",
-                           "gawk", "mawk", "nawk", "sed", "gsed"})) {
+  // The greps by name: the table's grep entry also lists git-grep.
+  if (!util::NameIn(name, {"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ugrep"}) &&
+      !util::NameIn(entry_name, {"awk", "sed"})) {
     return;
   }
   const SecretSearch search = ReadSearch(entry, name, words, start);
@@ -227,9 +228,9 @@ bool Walker::FiltersSecretPlace(Level level, std::string_view segment) {
   return false;
 }
 
-void Walker::FindCredentials(std::string_view name, const std::vector<Word>& words,
+void Walker::FindCredentials(std::string_view entry_name, const std::vector<Word>& words,
                              std::size_t start, std::string_view segment) {
-  const bool fd = name != "find";
+  const bool fd = entry_name == "fd";
   std::size_t i = start + 1;
   std::vector<std::string_view> places;
   bool secret_name = false;

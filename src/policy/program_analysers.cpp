@@ -44,8 +44,12 @@ bool RegexMayStart(std::string_view program, std::size_t i) {
 }
 
 /// Unpacking an archive writes files the command line does not name (`tar
-/// xf x.tar`, `unzip x.zip`, `7z x`, `gunzip Makefile.gz`).
-bool Unpacks(std::string_view name, const std::vector<Word>& words, std::size_t start) {
+/// xf x.tar`, `unzip x.zip`, `7z x`, `gunzip Makefile.gz`). `entry_name`:
+/// Walker::EntryName. The other archivers are listed by name: the table
+/// groups them by their options (7z with unzip, gunzip with gzip), not by
+/// whether they unpack.
+bool Unpacks(std::string_view name, std::string_view entry_name, const std::vector<Word>& words,
+             std::size_t start) {
   if (util::NameIn(name, {"unzip", "gunzip", "bunzip2", "unxz", "unzstd", "uncompress", "unrar"})) {
     return true;
   }
@@ -56,7 +60,7 @@ bool Unpacks(std::string_view name, const std::vector<Word>& words, std::size_t 
     }
     return false;
   }
-  if (!util::NameIn(name, {"tar", "bsdtar", "gtar"})) return false;
+  if (entry_name != "tar") return false;
   for (std::size_t i = start + 1; i < words.size(); ++i) {
     const std::string& text = words[i].text;
     if (text == "--extract" || text == "--get") return true;
@@ -157,8 +161,9 @@ void Walker::AnalyseProgram(const JudgedCommand& command, std::string_view name,
   if (analyser == "sed") SedScript(words, start, segment);
   if (analyser == "awk") AwkProgram(words, start, segment);
   if (analyser == "shell_bodies") ShellBodies(name, words, start, segment, code_depth);
-  SecretsShown(name, words, start, segment);
-  CredentialSearch(entry, name, words, start, segment);
+  const std::string_view entry_name = EntryName(name);
+  SecretsShown(name, entry_name, words, start, segment);
+  CredentialSearch(entry, name, entry_name, words, start, segment);
   if (analyser == "package_script") PackageScript(entry, words, start, segment, code_depth);
   if (analyser == "git") GitElsewhere(entry, words, start, segment);
   // A command that changes something and names its output file (`sort -o F`,
@@ -184,7 +189,7 @@ void Walker::AnalyseProgram(const JudgedCommand& command, std::string_view name,
     }
   }
   if (level >= Level::kL1 && !line_.cwd_unknown && line_.cwd_in_project &&
-      Unpacks(name, words, start)) {
+      Unpacks(name, entry_name, words, start)) {
     line_.wrote_file = true;
   }
   WriteThenRun(entry, level, segment);
@@ -411,7 +416,8 @@ void Walker::ShellBodies(std::string_view name, const std::vector<Word>& words, 
   }
 }
 
-void Walker::SecretsShown(std::string_view name, const std::vector<Word>& words, std::size_t start,
+void Walker::SecretsShown(std::string_view name, std::string_view entry_name,
+                          const std::vector<Word>& words, std::size_t start,
                           std::string_view segment) {
   const Level level = tables_.settings.secrets_output;
   if (level == Level::kL0) return;
@@ -435,7 +441,7 @@ void Walker::SecretsShown(std::string_view name, const std::vector<Word>& words,
       Add(level, "Prints the environment, where tokens and passwords live, to the agent.", segment);
     return;
   }
-  if (!util::NameIn(name, {"echo", "printf", "print", "say", "write-host", "write-output"})) return;
+  if (!util::NameIn(entry_name, {"echo", "printf"})) return;
   for (std::size_t i = start + 1; i < words.size(); ++i) {
     if (words[i].expands && ExpandsSecret(words[i].text)) {
       Add(level,

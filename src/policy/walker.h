@@ -251,6 +251,10 @@ class Walker {
                      std::string_view segment, int code_depth);
   /// The entry of a program name (`python3.12` falls back to `python3`), or null.
   const CommandNode* FindProgram(const std::string& name) const;
+  /// The table entry that lists `name` exactly as written, as its own name
+  /// or an alias ("tar" for gtar; "" when none does): an analyser that
+  /// singles out a program asks this, so every name the table gives it counts.
+  std::string_view EntryName(std::string_view name) const;
   void UnknownProgram(const std::vector<Word>& words, std::size_t start, std::string_view segment);
   JudgedCommand JudgeCommand(const CommandNode& program, const std::vector<Word>& words,
                              std::size_t start) const;
@@ -334,8 +338,8 @@ class Walker {
   void AwkProgram(const std::vector<Word>& words, std::size_t start, std::string_view segment);
   void ShellBodies(std::string_view name, const std::vector<Word>& words, std::size_t start,
                    std::string_view segment, int code_depth);
-  void SecretsShown(std::string_view name, const std::vector<Word>& words, std::size_t start,
-                    std::string_view segment);
+  void SecretsShown(std::string_view name, std::string_view entry_name,
+                    const std::vector<Word>& words, std::size_t start, std::string_view segment);
   void PackageScript(const CommandNode& entry, const std::vector<Word>& words, std::size_t start,
                      std::string_view segment, int code_depth);
   struct ScriptCall;  // package_scripts.cpp
@@ -351,10 +355,11 @@ class Walker {
   /// Searching where credentials live for secrets, or finding and printing
   /// credential-looking files (credential_hunting.cpp).
   void CredentialSearch(const CommandNode& entry, std::string_view name,
-                        const std::vector<Word>& words, std::size_t start,
-                        std::string_view segment);
-  void FindCredentials(std::string_view name, const std::vector<Word>& words, std::size_t start,
-                       std::string_view segment);
+                        std::string_view entry_name, const std::vector<Word>& words,
+                        std::size_t start, std::string_view segment);
+  /// `entry_name`: find or fd.
+  void FindCredentials(std::string_view entry_name, const std::vector<Word>& words,
+                       std::size_t start, std::string_view segment);
   /// A search for secrets in what the command piping into it reads, when
   /// that names where credentials live.
   bool FiltersSecretPlace(Level level, std::string_view segment);
