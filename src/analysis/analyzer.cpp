@@ -29,7 +29,7 @@ bool CarriesMeaning(std::string_view gram) {
   for (char ch : gram) {
     const auto byte = static_cast<unsigned char>(ch);
     if (std::isalnum(byte) || ch == '_' || byte >= 0x80) {
-      word += static_cast<char>(std::tolower(byte));
+      word += util::AsciiLower(ch);
     } else if (!word.empty() && content()) {
       return true;
     }

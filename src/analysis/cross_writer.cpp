@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <nlohmann/json.hpp>
 
 #include "logistic.h"
@@ -119,22 +118,6 @@ std::string CorpusDigest(const std::vector<Example>& examples) {
            e.text + '\0';
   }
   return fmt::format("{:016x}", TextHash(all));
-}
-
-std::vector<std::pair<std::string, Figures>> EvaluateByWriter(
-    const DetectorBank& bank, const Model* model, const std::vector<Example>& examples) {
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<Example>> by_writer;
-  for (const Example& e : examples) {
-    auto [it, added] = by_writer.try_emplace(e.writer);
-    if (added) order.push_back(e.writer);
-    it->second.push_back(e);
-  }
-  std::vector<std::pair<std::string, Figures>> figures;
-  for (const std::string& writer : order) {
-    figures.emplace_back(writer, Evaluate(bank, model, by_writer[writer]));
-  }
-  return figures;
 }
 
 Result<CrossWriterResult> SelectAcrossWriters(const DetectorBank& bank,

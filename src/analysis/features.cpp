@@ -3,6 +3,8 @@
 #include <cmath>
 #include <string>
 
+#include "togmal/util/text.h"
+
 namespace togmal::analysis {
 namespace {
 
@@ -24,10 +26,6 @@ std::uint32_t Bucket(std::uint64_t hash) {
   return static_cast<std::uint32_t>((hash * 0x9E3779B97F4A7C15ULL) >> (64 - kFeatureHashBits));
 }
 
-unsigned char Lower(unsigned char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<unsigned char>(c + ('a' - 'A')) : c;
-}
-
 // Letters, digits, '_' and every byte of a multi-byte UTF-8 character: words
 // in any script stay whole.
 bool IsWordByte(unsigned char c) {
@@ -37,7 +35,7 @@ bool IsWordByte(unsigned char c) {
 
 std::uint64_t HashBytes(std::uint64_t seed, std::string_view bytes) {
   std::uint64_t h = seed;
-  for (char c : bytes) h = (h ^ Lower(static_cast<unsigned char>(c))) * kFnvPrime;
+  for (char c : bytes) h = (h ^ static_cast<unsigned char>(util::AsciiLower(c))) * kFnvPrime;
   return h;
 }
 
@@ -87,7 +85,7 @@ void CharGrams(std::string_view text, std::vector<Feature>& out) {
     if (b == ' ' || b == '\n' || b == '\t' || b == '\r' || b == '\f' || b == '\v') {
       if (normal.back() != ' ') normal.push_back(' ');
     } else {
-      normal.push_back(static_cast<char>(Lower(b)));
+      normal.push_back(util::AsciiLower(c));
     }
   }
   if (normal.back() != ' ') normal.push_back(' ');
@@ -162,10 +160,6 @@ std::vector<WordGram> WordGrams(std::string_view text) {
                     grams.push_back(WordGram{Bucket(h), start, end});
                   });
   return grams;
-}
-
-std::uint32_t NamedFeatureBucket(std::string_view name) {
-  return Bucket(HashBytes(kNamedSeed, name));
 }
 
 }  // namespace togmal::analysis

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <set>
 
+#include "togmal/util/text.h"
+
 namespace togmal::analysis {
 namespace {
 
@@ -45,8 +47,7 @@ std::string Quote(const std::string& text) {
       out += ch;
     }
   }
-  if (out.size() > 80) out = out.substr(0, 77) + "...";
-  return "`" + out + "`";
+  return "`" + util::Shorten(out, 80) + "`";
 }
 
 }  // namespace

@@ -17,12 +17,7 @@ namespace {
 
 using json = nlohmann::json;
 
-bool IsShellTool(std::string_view name) {
-  std::string lower(name);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower == "bash";
-}
+bool IsShellTool(std::string_view name) { return util::AsciiLower(name) == "bash"; }
 
 // A broken file may have held the rule that would have denied or asked for
 // this call, and its own author cannot tell which calls it covers: while one

@@ -20,6 +20,7 @@
 #include "togmal/store/database.h"
 #include "togmal/store/settings.h"
 #include "togmal/util/json_fields.h"
+#include "togmal/util/text.h"
 
 namespace togmal::cli {
 namespace {
@@ -44,16 +45,7 @@ std::string Dump(const json& value) {
 }
 
 std::string Summary(const json& value, std::size_t max) {
-  std::string text = value.is_string() ? value.get<std::string>() : Dump(value);
-  for (char& c : text) {
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-  }
-  if (text.size() > max) {
-    std::size_t cut = max;
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80) --cut;
-    text = text.substr(0, cut) + "…";
-  }
-  return text;
+  return util::OneLine(value.is_string() ? value.get<std::string>() : Dump(value), max);
 }
 
 // The width to fit lines to: the terminal's, or none (0) when stdout is a

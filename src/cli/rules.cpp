@@ -19,6 +19,7 @@
 #include "togmal/util/config_file.h"
 #include "togmal/util/json_parse.h"
 #include "togmal/util/settings_layers.h"
+#include "togmal/util/text.h"
 #include "togmal/util/yaml.h"
 
 namespace togmal::cli {
@@ -207,7 +208,7 @@ int RunTests(const std::string& file, const std::string& default_cwd) {
     if (item["agent_id"]) call.agent_id = item["agent_id"].Scalar();
     std::string name =
         item["name"] ? item["name"].Scalar() : call.tool_name + " " + call.tool_input.dump();
-    if (name.size() > 100) name = name.substr(0, 100) + "...";
+    name = util::Shorten(name, 100);
 
     auto decision = Explain(call);
     if (!decision) {

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "togmal/util/text.h"
+
 namespace togmal::mcp {
 namespace {
 
@@ -68,11 +70,8 @@ std::string Join(const json& values) {
   return out;
 }
 
-std::string Shorten(const json& value) {
-  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
-  return text;
-}
+/// A value as shown in an error message: one line, cut after 60 bytes.
+std::string Shown(const json& value) { return util::Shorten(util::DumpJson(value), 60); }
 
 std::string ChildPath(const std::string& path, const std::string& key) {
   bool plain = !key.empty();
@@ -220,12 +219,12 @@ Result<void> Validate(const json& schema, const json& value, const std::string& 
   if (!schema.is_object()) return {};
   if (auto checked = CheckType(schema, value, path); !checked) return checked;
   if (auto it = schema.find("const"); it != schema.end() && *it != value) {
-    return Fail(path + ": must be " + Shorten(*it) + ", got " + Shorten(value));
+    return Fail(path + ": must be " + Shown(*it) + ", got " + Shown(value));
   }
   if (auto it = schema.find("enum"); it != schema.end() && it->is_array()) {
     bool found = false;
     for (const json& option : *it) found = found || option == value;
-    if (!found) return Fail(path + ": must be one of " + Join(*it) + ", got " + Shorten(value));
+    if (!found) return Fail(path + ": must be one of " + Join(*it) + ", got " + Shown(value));
   }
   if (auto it = schema.find("anyOf"); it != schema.end() && it->is_array() && !it->empty()) {
     std::string first_error;

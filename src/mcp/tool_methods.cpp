@@ -73,8 +73,8 @@ void Server::Impl::ToolsCall(const json& params, const CallContext& call, ReplyO
   json arguments = params.value("arguments", json::object());
   if (arguments.is_null()) arguments = json::object();
   if (!arguments.is_object()) return invalid("arguments of " + name + " must be an object");
-  // The original server advertised arguments wrapped as {"params": {...}};
-  // unwrap unless the tool really has an argument called "params".
+  // Clients may send the arguments wrapped as {"params": {...}}: unwrap them
+  // unless the tool really has an argument called "params".
   if (arguments.size() == 1 && arguments.contains("params") && arguments["params"].is_object()) {
     const json& properties = tool->input_schema.value("properties", json::object());
     if (!properties.is_object() || !properties.contains("params")) {

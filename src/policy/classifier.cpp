@@ -21,7 +21,7 @@ namespace {
 /// The host of an http(s) URL, lower case; empty for anything else, and for
 /// a URL with a user or a port, which no reference site needs.
 std::string HostOf(std::string_view url) {
-  const std::string lower = Lower(url);
+  const std::string lower = util::AsciiLower(url);
   std::string_view rest = lower;
   if (rest.starts_with("https://")) {
     rest.remove_prefix(8);
@@ -44,7 +44,7 @@ std::optional<std::string> ReferenceHost(std::string_view url,
   const std::string host = HostOf(url);
   if (host.empty()) return std::nullopt;
   // HostOf accepted the URL: it starts with the scheme's `//`, then the host.
-  const std::string lower = Lower(url);
+  const std::string lower = util::AsciiLower(url);
   const std::string_view after_host =
       std::string_view(lower).substr(lower.find("//") + 2 + host.size());
   std::string path;
@@ -240,7 +240,7 @@ Classification Classifier::Classify(const ToolCall& call) const {
   const ToolEntry* tool = FindTool(*tables_, call.tool_name);
   if (tool == nullptr) {
     walker.Add(tables_->settings.unknown_tool,
-               "'" + Shorten(call.tool_name, 80) + "' is not a tool the classifier knows.",
+               "'" + util::OneLine(call.tool_name, 80) + "' is not a tool the classifier knows.",
                call.tool_name);
     Finish(result);
     return result;

@@ -16,7 +16,7 @@ namespace {
 /// (`f'{os.system(…)}'`) and interpolation (`"#{…}"`, `"${…}"`, `"@{[…]}"`).
 /// An unbalanced quote (one in a comment) would hide code: the text is kept.
 std::string OutsideLiterals(std::string_view code) {
-  const std::string text = Lower(code);
+  const std::string text = util::AsciiLower(code);
   std::string stripped;
   stripped.reserve(text.size());
   char quote = 0;
@@ -75,7 +75,7 @@ bool OnlyPrints(std::string_view code, const std::vector<std::string>& allowed) 
     if (std::isdigit(static_cast<unsigned char>(token.front()))) continue;  // a number
     while (!token.empty() && token.back() == '.') token.remove_suffix(1);
     if (token.empty()) continue;
-    if (!Contains(allowed, token)) return false;
+    if (!util::NameIn(token, allowed)) return false;
     printed = true;
   }
   return printed;
@@ -148,7 +148,7 @@ CodeOperands FindCodeOperands(const CommandNode& node, const std::vector<Word>& 
         shell_c = true;
         is_code_option = true;
       }
-      if (!is_code_option && Contains(node.options_with_value, text)) ++j;
+      if (!is_code_option && util::NameIn(text, node.options_with_value)) ++j;
       if (found.code && node.runs != Runs::kShell) break;
       continue;
     }
@@ -174,7 +174,7 @@ std::string JoinedOperands(const CommandNode& node, const std::vector<Word>& wor
 }  // namespace
 
 Level Walker::ScanText(const CommandNode& node, std::string_view code, std::string* why) const {
-  std::string text = node.runs == Runs::kSql ? Lower(code) : OutsideLiterals(code);
+  std::string text = node.runs == Runs::kSql ? util::AsciiLower(code) : OutsideLiterals(code);
   // Collapse runs of blanks so that "drop   table" reads as "drop table".
   std::string collapsed;
   collapsed.reserve(text.size());
@@ -236,7 +236,8 @@ void Walker::ShellCode(Level level, const CodeOperands& operands, const Stdin& s
     return;
   }
   if (operands.script && !operands.reads_stdin_explicitly) {
-    Add(level, quoted_name + " runs the script '" + Shorten(*operands.script, 80) + "'.", segment);
+    Add(level, quoted_name + " runs the script '" + util::OneLine(*operands.script, 80) + "'.",
+        segment);
     CheckReadPath(*operands.script, level, segment);
     return;
   }
@@ -247,7 +248,8 @@ void Walker::ShellCode(Level level, const CodeOperands& operands, const Stdin& s
   }
   if (stdin_source.kind == Stdin::Kind::kPipe) {
     Add(Level::kL3,
-        "Piping into " + quoted_name + " runs whatever '" + Shorten(stdin_source.producer, 80) +
+        "Piping into " + quoted_name + " runs whatever '" +
+            util::OneLine(stdin_source.producer, 80) +
             "' prints (safer: save it to a file, read it, then run the file).",
         segment);
     if (stdin_source.known) Line(stdin_source.text, SegmentOrigin::kShellStdin, code_depth + 1);
@@ -288,7 +290,7 @@ void Walker::InterpreterCode(const CommandNode& node, Level level, const std::ve
   if (operands.script && !operands.reads_stdin_explicitly) {
     Add(level,
         quoted_name + (sql ? " runs statements on a database." : " runs the program '") +
-            (sql ? "" : Shorten(*operands.script, 80) + "'."),
+            (sql ? "" : util::OneLine(*operands.script, 80) + "'."),
         segment);
     CheckReadPath(*operands.script, level, segment);
     return;
@@ -301,12 +303,13 @@ void Walker::InterpreterCode(const CommandNode& node, Level level, const std::ve
   if (stdin_source.kind == Stdin::Kind::kPipe) {
     if (sql) {
       Add(level,
-          quoted_name + " runs statements that '" + Shorten(stdin_source.producer, 80) +
+          quoted_name + " runs statements that '" + util::OneLine(stdin_source.producer, 80) +
               "' prints (safer: save it to a file, read it, then run the file).",
           segment);
     } else {
       Add(Level::kL3,
-          "Piping into " + quoted_name + " runs whatever '" + Shorten(stdin_source.producer, 80) +
+          "Piping into " + quoted_name + " runs whatever '" +
+              util::OneLine(stdin_source.producer, 80) +
               "' prints (safer: save it to a file, read it, then run the file).",
           segment);
     }

@@ -38,7 +38,7 @@ std::vector<PathStep> SubcommandPath(const CommandNode& program, const std::vect
     const std::string_view text = words[i].text;
     if (text == "--") break;
     if (IsOptionWord(text)) {
-      i += Contains(current.options_with_value, text) ? 2u : 1u;
+      i += util::NameIn(text, current.options_with_value) ? 2u : 1u;
       continue;
     }
     const CommandNode* child = FindChild(current, text);
@@ -100,12 +100,12 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   const Word& first = words[start];
   if (first.expands || first.substitutes) {
     Add(tables_.settings.unknown_command,
-        "The command to run ('" + Shorten(first.text, 60) + "') is known only at run time.",
+        "The command to run ('" + util::OneLine(first.text, 60) + "') is known only at run time.",
         segment);
     return;
   }
   std::string name = ProgramName(first.text);
-  if (Lower(name) != name) {
+  if (util::AsciiLower(name) != name) {
     BothSpellings(words, start, stdin_source, segment, code_depth);
     return;
   }
@@ -148,12 +148,12 @@ void Walker::BothSpellings(const std::vector<Word>& words, std::size_t start,
   // Only at the top level, so nested code strings cannot double the work
   // at every depth (a code string is at least L2 anyway).
   std::vector<Word> as_written(words.begin() + static_cast<std::ptrdiff_t>(start), words.end());
-  as_written.front().text = Lower(as_written.front().text);
+  as_written.front().text = util::AsciiLower(as_written.front().text);
   std::vector<Word> lowered = as_written;
   bool options_differ = false;
   for (Word& word : lowered) {
     if (!IsOptionWord(word.text)) continue;
-    std::string lower = Lower(word.text);
+    std::string lower = util::AsciiLower(word.text);
     options_differ = options_differ || lower != word.text;
     word.text = std::move(lower);
   }
@@ -172,10 +172,16 @@ const CommandNode* Walker::FindProgram(const std::string& name) const {
   return nullptr;
 }
 
+std::string_view Walker::EntryName(std::string_view name) const {
+  const CommandNode* entry = tables_.FindCommand(std::string(name));
+  return entry != nullptr ? std::string_view(entry->name) : std::string_view();
+}
+
 void Walker::UnknownProgram(const std::vector<Word>& words, std::size_t start,
                             std::string_view segment) {
   Add(tables_.settings.unknown_command,
-      "'" + Shorten(words[start].text, 60) + "' is not a command the classifier knows.", segment);
+      "'" + util::OneLine(words[start].text, 60) + "' is not a command the classifier knows.",
+      segment);
   for (std::size_t i = start + 1; i < words.size(); ++i) {
     if (!IsOptionWord(words[i].text))
       CheckReadPath(words[i].text, tables_.settings.unknown_command, segment);
@@ -296,25 +302,26 @@ std::string Walker::UnknownOptionReason(const JudgedCommand& command,
   // `python -m pytest -x`: the module's options are those of its own entry.
   OptionScan inner;
   if (scan.ended && scan.value < words.size() && words[scan.value - 1].text == "-m") {
-    if (const CommandNode* module = tables_.FindCommand(Lower(words[scan.value].text));
+    if (const CommandNode* module = tables_.FindCommand(util::AsciiLower(words[scan.value].text));
         module != nullptr && module->runs == Runs::kNothing) {
       inner = ScanOptions(words, {{module, scan.value}}, words.size());
     }
   }
   if (!inner.unknown.empty()) {
     return "togmal does not know that '" + command.label + " " + words[scan.value].text + " " +
-           Shorten(inner.unknown, 40) +
+           util::OneLine(inner.unknown, 40) +
            "' is safe (not on the entry's safe_options); a person decides.";
   }
   if (!scan.unknown.empty()) {
-    return "togmal does not know that '" + command.label + " " + Shorten(scan.unknown, 40) +
+    return "togmal does not know that '" + command.label + " " + util::OneLine(scan.unknown, 40) +
            "' is safe (not on the entry's safe_options); a person decides.";
   }
   if (node.max_operands >= 0 && !scan.ended &&
       scan.operands.size() > static_cast<std::size_t>(node.max_operands) &&
       node.writes_operand == 0) {
     return "togmal does not know what the operand '" +
-           Shorten(words[scan.operands[static_cast<std::size_t>(node.max_operands)]].text, 40) +
+           util::OneLine(words[scan.operands[static_cast<std::size_t>(node.max_operands)]].text,
+                         40) +
            "' of '" + command.label + "' does (more than it reads); a person decides.";
   }
   return {};
@@ -391,8 +398,8 @@ void Walker::CheckWrittenArgs(const JudgedCommand& command, const std::vector<Wo
     if (node.writes_last_arg && (a + 1 != view.positionals.size() || a == 0)) continue;
     if (example_copy) {
       Add(Level::kL1,
-          "Copies the documented example '" + Shorten(view.positionals[0], 60) + "' to '" +
-              Shorten(view.positionals[a], 60) +
+          "Copies the documented example '" + util::OneLine(view.positionals[0], 60) + "' to '" +
+              util::OneLine(view.positionals[a], 60) +
               "', a new file inside the project: the copy holds no secret.",
           segment);
       line_.wrote_file = true;
@@ -471,12 +478,12 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
           return;
         }
       }
-      if (Contains(node.code_options, text) && j + 1 < words.size()) {
+      if (util::NameIn(text, node.code_options) && j + 1 < words.size()) {
         Add(level, why, segment);
         Line(words[j + 1].text, SegmentOrigin::kShellString, code_depth + 1);
         return;
       }
-      j += Contains(node.options_with_value, text) ? 2u : 1u;
+      j += util::NameIn(text, node.options_with_value) ? 2u : 1u;
       continue;
     }
     if (!words[j].quoted && text.find('=') != std::string::npos &&
@@ -501,7 +508,7 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
     if (const OptionScan scan = ScanOptions(words, own, j); !scan.unknown.empty()) {
       Add(Level::kL2,
           "togmal does not know that '" + words[command.path.front().index].text + " " +
-              Shorten(scan.unknown, 40) +
+              util::OneLine(scan.unknown, 40) +
               "' is safe (not on the entry's safe_options); a person decides.",
           segment);
     }
@@ -509,7 +516,8 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
   if (j >= words.size()) {
     Add(level, why.empty() ? "'" + words[index].text + "' alone runs nothing." : why, segment);
     // `env` alone prints the environment.
-    if (Lower(words[index].text).ends_with("env")) SecretsShown("env", words, j - 1, segment);
+    if (util::AsciiLower(words[index].text).ends_with("env"))
+      SecretsShown("env", "env", words, j - 1, segment);
     return;
   }
   if (level > Level::kL0) Add(level, why, segment);
@@ -536,15 +544,16 @@ void Walker::UnknownInput(const CommandNode& node, std::string_view arg_file,
                           const Stdin& stdin_source, std::string_view segment) {
   std::string source;
   if (!arg_file.empty()) {
-    source = "the file '" + Shorten(arg_file, 60) + "' holds";
+    source = "the file '" + util::OneLine(arg_file, 60) + "' holds";
   } else if (stdin_source.kind == Stdin::Kind::kFile) {
-    source = "the file '" + Shorten(stdin_source.producer, 60) + "' holds";
+    source = "the file '" + util::OneLine(stdin_source.producer, 60) + "' holds";
   } else if (stdin_source.kind == Stdin::Kind::kPipe) {
     // `find . -name '*.ts' | xargs wc -l`: names of files, judged where they are looked for.
     const std::size_t end = stdin_source.producer.find_first_of(" \t\n");
-    const std::string producer = Lower(ProgramName(stdin_source.producer.substr(0, end)));
-    if (Contains(node.input_listers, producer)) return;
-    source = "'" + Shorten(stdin_source.producer, 60) + "' prints";
+    const std::string producer =
+        util::AsciiLower(ProgramName(stdin_source.producer.substr(0, end)));
+    if (util::NameIn(producer, node.input_listers)) return;
+    source = "'" + util::OneLine(stdin_source.producer, 60) + "' prints";
   } else {
     return;  // no input: an agent's command reads an empty stdin
   }

@@ -9,27 +9,12 @@
 
 namespace togmal::policy {
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 std::string Join(const std::vector<Word>& words, std::size_t from, std::size_t to) {
   std::string out;
   for (std::size_t i = from; i < to && i < words.size(); ++i) {
     if (!out.empty()) out.push_back(' ');
     out += words[i].text;
   }
-  return out;
-}
-
-std::string Shorten(std::string_view text, std::size_t limit) {
-  std::string out(text.substr(0, limit));
-  for (char& c : out) {
-    if (c == '\n' || c == '\t') c = ' ';
-  }
-  if (text.size() > limit) out += "…";
   return out;
 }
 
@@ -45,10 +30,6 @@ std::string_view GenericPhrase(Level level) {
       return "is destructive or dangerous";
   }
   return "";
-}
-
-bool Contains(const std::vector<std::string>& list, std::string_view value) {
-  return std::find(list.begin(), list.end(), value) != list.end();
 }
 
 ArgView ViewArgs(const std::vector<Word>& words, std::size_t from,
@@ -70,7 +51,7 @@ ArgView ViewArgs(const std::vector<Word>& words, std::size_t from,
     }
     if (IsOptionWord(text) || (text.size() > 1 && text.front() == '+' && text[1] == 'o')) {
       view.options.push_back(text);
-      if (Contains(options_with_value, text) && i + 1 < words.size()) {
+      if (util::NameIn(text, options_with_value) && i + 1 < words.size()) {
         ++i;
         view.all.push_back(words[i].text);
       }
@@ -147,7 +128,7 @@ bool IsLocalUrl(std::string_view url) {
       if (!std::isdigit(static_cast<unsigned char>(c))) return false;
     }
   }
-  const std::string lower = Lower(host);
+  const std::string lower = util::AsciiLower(host);
   return lower == "localhost" || lower == "127.0.0.1" || lower == "[::1]" || lower == "0.0.0.0";
 }
 
@@ -260,13 +241,13 @@ struct OptionLists {
   }
   bool TakesValue(std::string_view option) const {
     for (std::size_t p = 0; p <= depth; ++p) {
-      if (Contains(path[p].node->options_with_value, option)) return true;
+      if (util::NameIn(option, path[p].node->options_with_value)) return true;
     }
     return false;
   }
   bool Ends(std::string_view option) const {
     for (std::size_t p = 0; p <= depth; ++p) {
-      if (Contains(path[p].node->options_end, option)) return true;
+      if (util::NameIn(option, path[p].node->options_end)) return true;
     }
     return false;
   }

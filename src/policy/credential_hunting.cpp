@@ -7,6 +7,7 @@
 // a search's patterns and paths (ReadSearch) and judges where it looks.
 #include <cctype>
 
+#include "togmal/util/text.h"
 #include "walker.h"
 
 namespace togmal::policy {
@@ -29,7 +30,7 @@ bool HoldsIgnoringCase(std::string_view text, std::string_view word) {
   if (word.size() > text.size()) return false;
   for (std::size_t i = 0; i + word.size() <= text.size(); ++i) {
     std::size_t k = 0;
-    while (k < word.size() && std::tolower(static_cast<unsigned char>(text[i + k])) == word[k]) {
+    while (k < word.size() && util::AsciiLower(text[i + k]) == word[k]) {
       ++k;
     }
     if (k == word.size()) return true;
@@ -65,7 +66,7 @@ bool SecretWord(std::string_view text) {
 /// File names that say they hold a secret (`token`, `github-token.json`,
 /// `.api_key`); a shorter list than for search patterns: `auth.ts` is code.
 bool SecretFileName(std::string_view name) {
-  const std::string lower = Lower(name);
+  const std::string lower = util::AsciiLower(name);
   // Browsers' cookie and login stores hold sessions and passwords too.
   for (std::string_view word :
        {"token", "secret", "passw", "credential", "api_key", "apikey", "api-key", "access_key",
@@ -104,7 +105,7 @@ struct SecretSearch {
 SecretSearch ReadSearch(const CommandNode& entry, std::string_view name,
                         const std::vector<Word>& words, std::size_t start) {
   SecretSearch search;
-  search.recursive = NameIn(name, {"rg", "ag", "ack"});
+  search.recursive = util::NameIn(name, {"rg", "ag", "ack"});
   bool explicit_pattern = false;
   bool operands = false;
   for (std::size_t i = start + 1; i < words.size(); ++i) {
@@ -132,7 +133,7 @@ SecretSearch ReadSearch(const CommandNode& entry, std::string_view name,
           (text[1] != '-' && (FlagMatches("-r", text) || FlagMatches("-R", text)))) {
         search.recursive = true;
       }
-      if (Contains(entry.options_with_value, text)) ++i;
+      if (util::NameIn(text, entry.options_with_value)) ++i;
       continue;
     }
     if (!explicit_pattern) {
@@ -153,13 +154,13 @@ void Walker::SearchedForSecrets(std::string_view searched, std::string_view path
   const Level level = tables_.settings.secrets_output;
   if (level == Level::kL0) return;
   // A pattern (`password`) or a file glob (`*.env`, `id_*`) that asks for secrets.
-  const std::string lower = Lower(searched);
+  const std::string lower = util::AsciiLower(searched);
   const bool secret = SecretWord(lower) || SecretFileName(lower) ||
                       lower.find(".env") != std::string::npos ||
                       lower.find(".pem") != std::string::npos;
   if (!secret || !SecretPath(path)) return;
   Add(level,
-      "Searches '" + Shorten(path, 60) +
+      "Searches '" + util::OneLine(path, 60) +
           "', where credentials live, for secrets: what it finds is shown to the agent.",
       segment);
 }
@@ -179,17 +180,18 @@ bool Walker::SecretLookingFile(std::string_view path) const {
 }
 
 void Walker::CredentialSearch(const CommandNode& entry, std::string_view name,
-                              const std::vector<Word>& words, std::size_t start,
-                              std::string_view segment) {
+                              std::string_view entry_name, const std::vector<Word>& words,
+                              std::size_t start, std::string_view segment) {
   const Level level = tables_.settings.secrets_output;
   if (level == Level::kL0) return;
-  if (NameIn(name, {"find", "fd", "fdfind"})) {
-    FindCredentials(name, words, start, segment);
+  if (util::NameIn(entry_name, {"find", "fd"})) {
+    FindCredentials(entry_name, words, start, segment);
     return;
   }
   // awk and sed scripts filter like a grep pattern (`awk '/token/' ~/.config/*/*`).
-  if (!NameIn(name, {"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ugrep", "awk", "gawk",
-                     "mawk", "nawk", "sed", "gsed"})) {
+  // The greps by name: the table's grep entry also lists git-grep.
+  if (!util::NameIn(name, {"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ugrep"}) &&
+      !util::NameIn(entry_name, {"awk", "sed"})) {
     return;
   }
   const SecretSearch search = ReadSearch(entry, name, words, start);
@@ -199,7 +201,7 @@ void Walker::CredentialSearch(const CommandNode& entry, std::string_view name,
     const bool many = search.recursive || path.find('*') != std::string_view::npos;
     if (many && search.secret_pattern && SecretPath(path)) {
       Add(level,
-          "Searches '" + Shorten(path, 60) +
+          "Searches '" + util::OneLine(path, 60) +
               "', where credentials live, for secrets: what it finds is shown to the agent.",
           segment);
       return;
@@ -217,7 +219,7 @@ bool Walker::FiltersSecretPlace(Level level, std::string_view segment) {
     rest.remove_prefix(std::min(blank + 1, rest.size()));
     if (!token.empty() && token.size() <= 4096 && SecretPath(token)) {
       Add(level,
-          "Filters what '" + Shorten(line_.piped_from, 60) +
+          "Filters what '" + util::OneLine(line_.piped_from, 60) +
               "' reads where credentials live for secrets: what it finds is shown to the agent.",
           segment);
       return true;
@@ -226,9 +228,9 @@ bool Walker::FiltersSecretPlace(Level level, std::string_view segment) {
   return false;
 }
 
-void Walker::FindCredentials(std::string_view name, const std::vector<Word>& words,
+void Walker::FindCredentials(std::string_view entry_name, const std::vector<Word>& words,
                              std::size_t start, std::string_view segment) {
-  const bool fd = name != "find";
+  const bool fd = entry_name == "fd";
   std::size_t i = start + 1;
   std::vector<std::string_view> places;
   bool secret_name = false;
@@ -264,7 +266,7 @@ void Walker::FindCredentials(std::string_view name, const std::vector<Word>& wor
       const std::string& pattern = words[i + 1].text;
       secret_name = secret_name || SecretWord(pattern) ||
                     PathListMatches(tables_.sensitive, FoldPath(NormalizePath(pattern))) ||
-                    (fd && PathListMatches(tables_.sensitive, "x." + Lower(pattern)));
+                    (fd && PathListMatches(tables_.sensitive, "x." + util::AsciiLower(pattern)));
       ++i;
       continue;
     }

@@ -39,7 +39,7 @@ const std::string& OwnBinary() {
 }
 
 bool ChangesData(std::string_view statement) {
-  const std::string lower = Lower(statement);
+  const std::string lower = util::AsciiLower(statement);
   for (std::string_view verb : {"delete", "update", "insert", "drop", "alter", "replace",
                                 "truncate", "vacuum", "create", ".restore", ".import", "pragma"}) {
     if (lower.find(verb) != std::string::npos) return true;
@@ -83,7 +83,7 @@ void Walker::CheckGuardWord(std::string_view word, Level level, bool copy_source
     return;  // reading the guard's files is fine
   const Guarded guarded = GuardedPath(word);
   if (guarded == Guarded::kNo || copy_source) return;
-  const std::string shown = "'" + Shorten(word, 80) + "'";
+  const std::string shown = "'" + util::OneLine(word, 80) + "'";
   if (guarded == Guarded::kAuditDatabase && (!sql || ChangesData(statement))) {
     Add(Level::kL3, "Changes, moves or deletes " + shown + ", togmal's audit trail.", segment);
     return;

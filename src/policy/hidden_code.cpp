@@ -67,7 +67,7 @@ void Walker::HiddenCode(const SimpleCommand& command, bool substituted, std::str
     const std::string_view found = HiddenExpansion(text);
     if (found.empty()) return false;
     Add(level,
-        "The " + std::string(found) + " in '" + Shorten(text, 60) +
+        "The " + std::string(found) + " in '" + util::OneLine(text, 60) +
             "' runs or reveals code kept in a variable: what runs is not visible.",
         segment);
     return true;
@@ -90,7 +90,7 @@ void Walker::HiddenCode(const SimpleCommand& command, bool substituted, std::str
     const std::size_t eq = assignment.find('=');
     if (eq == std::string_view::npos || !HoldsSubstitution(assignment)) return false;
     Add(level,
-        "Stores a command substitution as text ('" + Shorten(assignment, 60) +
+        "Stores a command substitution as text ('" + util::OneLine(assignment, 60) +
             "'): a later expansion or arithmetic on the variable runs it.",
         segment);
     return true;
@@ -98,7 +98,7 @@ void Walker::HiddenCode(const SimpleCommand& command, bool substituted, std::str
   for (const std::string& assignment : command.assignments) {
     if (stored(assignment)) return;
   }
-  if (command.words.empty() || !Declares(Lower(command.words.front().text))) return;
+  if (command.words.empty() || !Declares(util::AsciiLower(command.words.front().text))) return;
   for (std::size_t i = 1; i < command.words.size(); ++i) {
     const Word& word = command.words[i];
     if (!word.substitutes && !IsOptionWord(word.text) && stored(word.text)) return;

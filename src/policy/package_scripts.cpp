@@ -91,7 +91,7 @@ Walker::ScriptCall Walker::NamedScript(const CommandNode& entry, const std::vect
       const bool dir_option =
           text == "--prefix" || text == "-C" || text == "--dir" || text == "--cwd";
       if (dir_option && i + 1 < words.size()) call.directory = Resolve(words[i + 1].text);
-      if (Contains(entry.options_with_value, text)) ++i;
+      if (util::NameIn(text, entry.options_with_value)) ++i;
       continue;
     }
     if (!by_run && (text == "run" || text == "run-script" || text == "rum" || text == "urn")) {
@@ -137,7 +137,7 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
     // does not hold: named like an everyday one, as an unreadable script.
     if (!CommonScriptName(script)) {
       Add(Level::kL2,
-          "Runs the package script '" + Shorten(script, 40) +
+          "Runs the package script '" + util::OneLine(script, 40) +
               "' in the workspace's packages, whose bodies togmal does not read.",
           segment);
     }
@@ -148,14 +148,14 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
   const std::string key = call.directory + '\n' + script;
   if (std::find(line_.scripts_open.begin(), line_.scripts_open.end(), key) !=
       line_.scripts_open.end()) {
-    Add(Level::kL2, "The package script '" + Shorten(script, 40) + "' runs itself.", segment);
+    Add(Level::kL2, "The package script '" + util::OneLine(script, 40) + "' runs itself.", segment);
     return;
   }
   const std::optional<nlohmann::json> scripts = ScriptsIn(call.directory);
   if (!scripts) {
     if (!CommonScriptName(script)) {
       Add(Level::kL2,
-          "Runs the package script '" + Shorten(script, 40) +
+          "Runs the package script '" + util::OneLine(script, 40) +
               "', whose body togmal cannot read (no package.json here).",
           segment);
     }
@@ -168,13 +168,15 @@ void Walker::PackageScript(const CommandNode& entry, const std::vector<Word>& wo
     if (body == scripts->end() || !body->is_string()) continue;
     found = true;
     const std::string text = body->get<std::string>();
-    Add(Level::kL1, "Runs the package script '" + Shorten(name, 40) + "': " + Shorten(text, 80),
+    Add(Level::kL1,
+        "Runs the package script '" + util::OneLine(name, 40) + "': " + util::OneLine(text, 80),
         segment);
     Line(text, SegmentOrigin::kShellString, code_depth + 1);
   }
   line_.scripts_open.pop_back();
   if (!found && !CommonScriptName(script)) {
-    Add(Level::kL2, "Runs the package script '" + Shorten(script, 40) + "', not in package.json.",
+    Add(Level::kL2,
+        "Runs the package script '" + util::OneLine(script, 40) + "', not in package.json.",
         segment);
   }
 }
@@ -192,7 +194,7 @@ void Walker::RunnerSettings(const std::string& directory, std::string_view segme
   for (const auto& [file, keys] : kFiles) {
     const auto text = util::ReadConfigFile(std::filesystem::path(directory) / file, 1u << 20);
     if (!text || !*text) continue;
-    const std::string lower = Lower(**text);
+    const std::string lower = util::AsciiLower(**text);
     std::string_view rest = keys;
     while (!rest.empty()) {
       const std::size_t bar = std::min(rest.find('|'), rest.size());

@@ -149,13 +149,13 @@ std::string Walker::ResolveUncached(std::string_view path) const {
 }
 
 std::string Walker::Shown(std::string_view path) const {
-  std::string shown = "'" + Shorten(path, 80) + "'";
+  std::string shown = "'" + util::OneLine(path, 80) + "'";
   const std::string real = Resolve(path);
   if (real.empty() || real.front() != '/' || path.empty()) return shown;
   const std::string expanded = ExpandHome(path);
   const std::string written =
       expanded.front() == '/' ? Normal(expanded) : Normal(fs::path(line_.cwd) / expanded);
-  if (real != written) shown += " (it leads to '" + Shorten(real, 80) + "')";
+  if (real != written) shown += " (it leads to '" + util::OneLine(real, 80) + "')";
   return shown;
 }
 
@@ -300,7 +300,7 @@ void Walker::CheckReadPath(std::string_view path, Level base, std::string_view s
     // `cat ~/.config/*/token`: a file where credentials live, named as one.
     if (tables_.settings.secrets_output > Level::kL0 && SecretLookingFile(path)) {
       Add(Max(base, tables_.settings.secrets_output),
-          "'" + Shorten(path, 80) +
+          "'" + util::OneLine(path, 80) +
               "' looks like a credential file: its secret is shown to the agent.",
           segment);
     }
@@ -361,6 +361,7 @@ std::optional<std::pair<Level, std::string>> Walker::PlantedIn(const WriteConten
   std::string text = content.whole.value_or("");
   for (const TextEdit& edit : content.edits) text += "\n" + edit.new_text;
   if (text.empty()) return std::nullopt;
+<<<<<<< HEAD
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   // The first alternative of `group` found in the text, or an empty view.
   const auto found_in_text = [&text](std::string_view group) {
@@ -372,6 +373,9 @@ std::optional<std::pair<Level, std::string>> Walker::PlantedIn(const WriteConten
     }
     return std::string_view{};
   };
+=======
+  text = util::AsciiLower(text);
+>>>>>>> clean
   for (const PlantedCode& shape : tables_.planted_code) {
     std::string_view first;
     bool all = true;
@@ -383,7 +387,7 @@ std::optional<std::pair<Level, std::string>> Walker::PlantedIn(const WriteConten
       }
       if (first.empty()) first = found;
     }
-    if (all) return std::pair{shape.level, shape.why + " ('" + Shorten(first, 40) + "')"};
+    if (all) return std::pair{shape.level, shape.why + " ('" + util::OneLine(first, 40) + "')"};
   }
   return std::nullopt;
 }
@@ -431,7 +435,7 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
     // The project itself is a system place (an agent started in /etc, or in
     // a link to it): inside it is no reason to approve.
     level = Max(level, Level::kL2);
-    why = std::string(what) + " '" + Shorten(real, 80) +
+    why = std::string(what) + " '" + util::OneLine(real, 80) +
           "', a system location (the project directory is one).";
   } else {
     why = std::string(what) + " " + shown + " inside the project.";

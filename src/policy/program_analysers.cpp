@@ -44,19 +44,23 @@ bool RegexMayStart(std::string_view program, std::size_t i) {
 }
 
 /// Unpacking an archive writes files the command line does not name (`tar
-/// xf x.tar`, `unzip x.zip`, `7z x`, `gunzip Makefile.gz`).
-bool Unpacks(std::string_view name, const std::vector<Word>& words, std::size_t start) {
-  if (NameIn(name, {"unzip", "gunzip", "bunzip2", "unxz", "unzstd", "uncompress", "unrar"})) {
+/// xf x.tar`, `unzip x.zip`, `7z x`, `gunzip Makefile.gz`). `entry_name`:
+/// Walker::EntryName. The other archivers are listed by name: the table
+/// groups them by their options (7z with unzip, gunzip with gzip), not by
+/// whether they unpack.
+bool Unpacks(std::string_view name, std::string_view entry_name, const std::vector<Word>& words,
+             std::size_t start) {
+  if (util::NameIn(name, {"unzip", "gunzip", "bunzip2", "unxz", "unzstd", "uncompress", "unrar"})) {
     return true;
   }
-  if (NameIn(name, {"7z", "7za", "7zz"})) {
+  if (util::NameIn(name, {"7z", "7za", "7zz"})) {
     for (std::size_t i = start + 1; i < words.size(); ++i) {
       if (IsOptionWord(words[i].text)) continue;
       return words[i].text == "x" || words[i].text == "e";
     }
     return false;
   }
-  if (!NameIn(name, {"tar", "bsdtar", "gtar"})) return false;
+  if (entry_name != "tar") return false;
   for (std::size_t i = start + 1; i < words.size(); ++i) {
     const std::string& text = words[i].text;
     if (text == "--extract" || text == "--get") return true;
@@ -109,7 +113,8 @@ std::vector<std::string_view> OutputFiles(const CommandNode& entry,
                                           std::span<const std::string_view> options,
                                           const std::vector<Word>& words, std::size_t start) {
   auto takes_value = [&entry](std::string_view option) {
-    return Contains(entry.options_with_value, option) || Contains(entry.output_options, option);
+    return util::NameIn(option, entry.options_with_value) ||
+           util::NameIn(option, entry.output_options);
   };
   std::vector<std::string_view> files;
   for (std::size_t i = start + 1; i < words.size(); ++i) {
@@ -156,8 +161,9 @@ void Walker::AnalyseProgram(const JudgedCommand& command, std::string_view name,
   if (analyser == "sed") SedScript(words, start, segment);
   if (analyser == "awk") AwkProgram(words, start, segment);
   if (analyser == "shell_bodies") ShellBodies(name, words, start, segment, code_depth);
-  SecretsShown(name, words, start, segment);
-  CredentialSearch(entry, name, words, start, segment);
+  const std::string_view entry_name = EntryName(name);
+  SecretsShown(name, entry_name, words, start, segment);
+  CredentialSearch(entry, name, entry_name, words, start, segment);
   if (analyser == "package_script") PackageScript(entry, words, start, segment, code_depth);
   if (analyser == "git") GitElsewhere(entry, words, start, segment);
   // A command that changes something and names its output file (`sort -o F`,
@@ -183,7 +189,7 @@ void Walker::AnalyseProgram(const JudgedCommand& command, std::string_view name,
     }
   }
   if (level >= Level::kL1 && !line_.cwd_unknown && line_.cwd_in_project &&
-      Unpacks(name, words, start)) {
+      Unpacks(name, entry_name, words, start)) {
     line_.wrote_file = true;
   }
   WriteThenRun(entry, level, segment);
@@ -197,17 +203,17 @@ void Walker::GitElsewhere(const CommandNode& entry, const std::vector<Word>& wor
     if (!IsOptionWord(text)) break;  // the subcommand: global options end here
     if (text == "-C" && !InsideProject(words[i + 1].text)) {
       Add(Level::kL2,
-          "git -C works in '" + Shorten(words[i + 1].text, 80) +
+          "git -C works in '" + util::OneLine(words[i + 1].text, 80) +
               "', another repository whose settings and hooks then run.",
           segment);
     }
-    if (text == "-c" && Lower(words[i + 1].text) != words[i + 1].text) {
+    if (text == "-c" && util::AsciiLower(words[i + 1].text) != words[i + 1].text) {
       // Setting names ignore case: `Core.Pager=…` is core.pager.
       lowered.push_back(words[i]);
       lowered.push_back(words[i + 1]);
-      lowered.back().text = Lower(lowered.back().text);
+      lowered.back().text = util::AsciiLower(lowered.back().text);
     }
-    if (Contains(entry.options_with_value, text)) ++i;
+    if (util::NameIn(text, entry.options_with_value)) ++i;
   }
   if (lowered.empty()) return;
   const ArgView view = ViewArgs(lowered, 0, entry.options_with_value);
@@ -237,7 +243,7 @@ std::vector<std::string_view> Walker::SedScriptsGiven(const std::vector<Word>& w
       if (i + 1 >= words.size()) break;
       if (text == "-f" || text == "--file") {
         Add(Level::kL2,
-            "sed runs a script from '" + Shorten(words[i + 1].text, 80) +
+            "sed runs a script from '" + util::OneLine(words[i + 1].text, 80) +
                 "', which togmal cannot read (it may run commands or write files).",
             segment);
       } else {
@@ -397,7 +403,8 @@ void Walker::ShellBodies(std::string_view name, const std::vector<Word>& words, 
       // alias NAME=BODY: later uses of NAME run BODY.
       const std::size_t eq = text.find('=');
       if (eq == std::string::npos || eq + 1 >= text.size()) continue;
-      Add(Level::kL1, "Defines the alias '" + Shorten(text.substr(0, eq), 40) + "'.", segment);
+      Add(Level::kL1, "Defines the alias '" + util::OneLine(text.substr(0, eq), 40) + "'.",
+          segment);
       Line(std::string_view(text).substr(eq + 1), SegmentOrigin::kShellString, code_depth + 1);
       continue;
     }
@@ -409,20 +416,22 @@ void Walker::ShellBodies(std::string_view name, const std::vector<Word>& words, 
   }
 }
 
-void Walker::SecretsShown(std::string_view name, const std::vector<Word>& words, std::size_t start,
+void Walker::SecretsShown(std::string_view name, std::string_view entry_name,
+                          const std::vector<Word>& words, std::size_t start,
                           std::string_view segment) {
   const Level level = tables_.settings.secrets_output;
   if (level == Level::kL0) return;
   const std::size_t operands = words.size() - start - 1;
-  if (NameIn(name, {"printenv", "env"}) || (NameIn(name, {"set", "export", "declare", "typeset"}) &&
-                                            (operands == 0 || words[start + 1].text == "-p"))) {
+  if (util::NameIn(name, {"printenv", "env"}) ||
+      (util::NameIn(name, {"set", "export", "declare", "typeset"}) &&
+       (operands == 0 || words[start + 1].text == "-p"))) {
     bool all = true;
     for (std::size_t i = start + 1; i < words.size(); ++i) {
       if (!IsOptionWord(words[i].text)) {
         all = false;
         if (SecretName(words[i].text)) {
           Add(level,
-              "Prints the secret variable '" + Shorten(words[i].text, 40) + "' to the agent.",
+              "Prints the secret variable '" + util::OneLine(words[i].text, 40) + "' to the agent.",
               segment);
           return;
         }
@@ -432,10 +441,11 @@ void Walker::SecretsShown(std::string_view name, const std::vector<Word>& words,
       Add(level, "Prints the environment, where tokens and passwords live, to the agent.", segment);
     return;
   }
-  if (!NameIn(name, {"echo", "printf", "print", "say", "write-host", "write-output"})) return;
+  if (!util::NameIn(entry_name, {"echo", "printf"})) return;
   for (std::size_t i = start + 1; i < words.size(); ++i) {
     if (words[i].expands && ExpandsSecret(words[i].text)) {
-      Add(level, "Prints a secret variable ('" + Shorten(words[i].text, 40) + "') to the agent.",
+      Add(level,
+          "Prints a secret variable ('" + util::OneLine(words[i].text, 40) + "') to the agent.",
           segment);
       return;
     }

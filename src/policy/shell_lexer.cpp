@@ -408,26 +408,6 @@ std::vector<std::string> SimpleCommand::Argv() const {
   return argv;
 }
 
-std::string_view ConnectorText(Connector connector) {
-  switch (connector) {
-    case Connector::kEnd:
-      return "";
-    case Connector::kAnd:
-      return "&&";
-    case Connector::kOr:
-      return "||";
-    case Connector::kSemicolon:
-      return ";";
-    case Connector::kPipe:
-      return "|";
-    case Connector::kBackground:
-      return "&";
-    case Connector::kNewline:
-      return "\\n";
-  }
-  return "";
-}
-
 LexResult Lex(std::string_view command) {
   LexResult result;
   Parser parser(command, result);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "shell_parser.h"
+#include "togmal/util/text.h"
 
 namespace togmal::policy::shell_parser {
 
@@ -127,7 +128,7 @@ void Parser::ParseAnsiCEscape(Word& word) {
       int value = 0, digits = 0;
       while (digits < 2 && !AtEnd() && std::isxdigit(static_cast<unsigned char>(Peek()))) {
         const char h = Peek();
-        value = value * 16 + (IsDigit(h) ? h - '0' : (std::tolower(h) - 'a' + 10));
+        value = value * 16 + (IsDigit(h) ? h - '0' : (util::AsciiLower(h) - 'a' + 10));
         ++pos_;
         ++digits;
       }

@@ -9,14 +9,11 @@
 
 #include "togmal/util/glob.h"
 #include "togmal/util/paths.h"
+#include "togmal/util/text.h"
 #include "togmal/util/yaml.h"
 
 namespace togmal::policy {
 namespace {
-
-bool Contains(const std::vector<std::string>& list, std::string_view value) {
-  return std::find(list.begin(), list.end(), value) != list.end();
-}
 
 /// Errors name the file and line of the node at fault.
 class Loader {
@@ -137,10 +134,10 @@ class Loader {
       rule.unless = std::move(*values);
     }
     for (std::string& text : rule.contains) {
-      for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      text = util::AsciiLower(text);
     }
     for (std::string& text : rule.unless) {
-      for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      text = util::AsciiLower(text);
     }
     return rule;
   }
@@ -217,7 +214,7 @@ class Loader {
       for (std::string& option : *values) {
         if (option.size() > 2 && option.back() == '=') {
           option.pop_back();
-          if (!Contains(command.options_with_value, option))
+          if (!util::NameIn(option, command.options_with_value))
             command.options_with_value.push_back(option);
         }
         if (option.size() < 2 || option.front() != '-') {
@@ -383,8 +380,7 @@ class Loader {
         if (!values) return Fail(values.error());
         if (target != &tables.scratch) {
           for (std::string& pattern : *values) {
-            for (char& c : pattern)
-              c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            pattern = util::AsciiLower(pattern);
           }
         }
         if (old_name) {
@@ -471,7 +467,7 @@ class Loader {
         }
         std::string joined;
         for (std::string& value : *alternatives) {
-          for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+          value = util::AsciiLower(value);
           if (value.find(PlantedCode::kSeparator) != std::string::npos) {
             return At(group, "planted_code: an alternative holds a control character");
           }
@@ -518,7 +514,7 @@ class Loader {
         auto values = Strings(item[key]);
         if (!values) return Fail(values.error());
         for (std::string& value : *values) {
-          for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+          value = util::AsciiLower(value);
         }
         *target = std::move(*values);
       }
@@ -625,14 +621,14 @@ std::string FoldPath(std::string_view normalized_path) {
   std::string lower;
   lower.reserve(normalized_path.size());
   for (char c : normalized_path) {
-    c = c == '\\' ? '/' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    c = c == '\\' ? '/' : util::AsciiLower(c);
     if (c == '/' && !lower.empty() && lower.back() == '/') continue;
     lower.push_back(c);
   }
   if (lower.ends_with("::$data")) lower.resize(lower.size() - 7);
   if (const std::string_view home = util::Home(); home.size() > 1) {
     std::string home_dir(home);
-    for (char& c : home_dir) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    home_dir = util::AsciiLower(home_dir);
     while (home_dir.size() > 1 && home_dir.back() == '/') home_dir.pop_back();
     if (lower.rfind(home_dir, 0) == 0 &&
         (lower.size() == home_dir.size() || lower[home_dir.size()] == '/')) {

@@ -85,7 +85,7 @@ Stdin StdinOf(const LexResult& lex, const SimpleCommand& command) {
   stdin_source.kind = Stdin::Kind::kPipe;
   stdin_source.producer = producer.text;
   if (producer.words.empty()) return stdin_source;
-  const std::string name = Lower(producer.words.front().text);
+  const std::string name = util::AsciiLower(producer.words.front().text);
   if (name == "echo" || name == "printf") {
     std::size_t from = 1;
     while (from < producer.words.size() && IsOptionWord(producer.words[from].text)) ++from;
@@ -176,7 +176,7 @@ void Walker::CheckAssignment(std::string_view assignment, std::string_view segme
     if (!exported && !capitals && !option_value) return;
     if (option_value && !exported && !capitals) {
       Add(Level::kL2,
-          "Stores the option '" + Shorten(value, 40) + "' in " + std::string(name) +
+          "Stores the option '" + util::OneLine(value, 40) + "' in " + std::string(name) +
               ": a later command would take it unchecked; a person decides.",
           segment);
       return;

@@ -7,7 +7,6 @@
 // code_strings.cpp, path_checks.cpp and the analysers' files.
 // Internal to togmal_policy.
 
-#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +16,7 @@
 #include "tables.h"
 #include "togmal/policy/classifier.h"
 #include "togmal/policy/shell_lexer.h"
+#include "togmal/util/text.h"
 
 namespace togmal::policy {
 
@@ -27,19 +27,12 @@ inline constexpr int kMaxCodeDepth = 6;
 /// `sudo nice timeout 5 …`: wrappers inside wrappers are followed this deep.
 inline constexpr int kMaxWrapped = 32;
 
-std::string Lower(std::string_view text);
+/// A finding's segment is cut to this many bytes: long segments are shown in part.
+inline constexpr std::size_t kSegmentBytes = 160;
+
 std::string Join(const std::vector<Word>& words, std::size_t from, std::size_t to);
-/// A short text for a reason: long segments are cut.
-std::string Shorten(std::string_view text, std::size_t limit = 160);
 std::string_view GenericPhrase(Level level);
 inline bool IsOptionWord(std::string_view word) { return word.size() > 1 && word.front() == '-'; }
-bool Contains(const std::vector<std::string>& list, std::string_view value);
-inline bool NameIn(std::string_view name, std::initializer_list<std::string_view> names) {
-  for (std::string_view candidate : names) {
-    if (name == candidate) return true;
-  }
-  return false;
-}
 
 /// The words of one command from `from` on, split into options and
 /// positional arguments, knowing which options take a value.
@@ -165,7 +158,8 @@ class Walker {
   void Line(std::string_view text, SegmentOrigin origin, int code_depth);
 
   void Add(Level level, std::string why, std::string_view segment) {
-    if (findings_ != nullptr) findings_->push_back({level, std::move(why), Shorten(segment)});
+    if (findings_ != nullptr)
+      findings_->push_back({level, std::move(why), util::OneLine(segment, kSegmentBytes)});
   }
 
   /// Checks a path a command or tool reads or names.
@@ -257,6 +251,10 @@ class Walker {
                      std::string_view segment, int code_depth);
   /// The entry of a program name (`python3.12` falls back to `python3`), or null.
   const CommandNode* FindProgram(const std::string& name) const;
+  /// The table entry that lists `name` exactly as written, as its own name
+  /// or an alias ("tar" for gtar; "" when none does): an analyser that
+  /// singles out a program asks this, so every name the table gives it counts.
+  std::string_view EntryName(std::string_view name) const;
   void UnknownProgram(const std::vector<Word>& words, std::size_t start, std::string_view segment);
   JudgedCommand JudgeCommand(const CommandNode& program, const std::vector<Word>& words,
                              std::size_t start) const;
@@ -340,8 +338,8 @@ class Walker {
   void AwkProgram(const std::vector<Word>& words, std::size_t start, std::string_view segment);
   void ShellBodies(std::string_view name, const std::vector<Word>& words, std::size_t start,
                    std::string_view segment, int code_depth);
-  void SecretsShown(std::string_view name, const std::vector<Word>& words, std::size_t start,
-                    std::string_view segment);
+  void SecretsShown(std::string_view name, std::string_view entry_name,
+                    const std::vector<Word>& words, std::size_t start, std::string_view segment);
   void PackageScript(const CommandNode& entry, const std::vector<Word>& words, std::size_t start,
                      std::string_view segment, int code_depth);
   struct ScriptCall;  // package_scripts.cpp
@@ -357,10 +355,11 @@ class Walker {
   /// Searching where credentials live for secrets, or finding and printing
   /// credential-looking files (credential_hunting.cpp).
   void CredentialSearch(const CommandNode& entry, std::string_view name,
-                        const std::vector<Word>& words, std::size_t start,
-                        std::string_view segment);
-  void FindCredentials(std::string_view name, const std::vector<Word>& words, std::size_t start,
-                       std::string_view segment);
+                        std::string_view entry_name, const std::vector<Word>& words,
+                        std::size_t start, std::string_view segment);
+  /// `entry_name`: find or fd.
+  void FindCredentials(std::string_view entry_name, const std::vector<Word>& words,
+                       std::size_t start, std::string_view segment);
   /// A search for secrets in what the command piping into it reads, when
   /// that names where credentials live.
   bool FiltersSecretPlace(Level level, std::string_view segment);

@@ -19,11 +19,11 @@ bool PrefixOf(std::string_view key, std::string_view parameter, std::size_t shor
 void Walker::WindowsShell(Level level, const std::vector<Word>& words, std::size_t index,
                           std::string_view segment, std::string_view name, int code_depth) {
   const std::string quoted_name = "'" + std::string(name) + "'";
-  const std::string program = Lower(name);
+  const std::string program = util::AsciiLower(name);
   const bool cmd = program == "cmd";
   std::optional<std::string> code;
   for (std::size_t j = index + 1; j < words.size(); ++j) {
-    const std::string lower = Lower(words[j].text);
+    const std::string lower = util::AsciiLower(words[j].text);
     if (cmd) {
       if (lower == "/c" || lower == "/k" || lower == "/r") {
         code = Join(words, j + 1, words.size());
@@ -46,7 +46,8 @@ void Walker::WindowsShell(Level level, const std::vector<Word>& words, std::size
       if (PrefixOf(key, "file", 1)) {
         Add(Max(level, Level::kL2),
             quoted_name + " runs the script '" +
-                (j + 1 < words.size() ? Shorten(words[j + 1].text, 80) : std::string()) + "'.",
+                (j + 1 < words.size() ? util::OneLine(words[j + 1].text, 80) : std::string()) +
+                "'.",
             segment);
         return;
       }
@@ -63,7 +64,7 @@ void Walker::WindowsShell(Level level, const std::vector<Word>& words, std::size
     // The first operand: a script file (`pwsh build.ps1`), else the command.
     if (lower.ends_with(".ps1")) {
       Add(Max(level, Level::kL2),
-          quoted_name + " runs the script '" + Shorten(words[j].text, 80) + "'.", segment);
+          quoted_name + " runs the script '" + util::OneLine(words[j].text, 80) + "'.", segment);
       return;
     }
     code = Join(words, j, words.size());

@@ -10,14 +10,10 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "togmal/util/text.h"
+
 namespace togmal::policy {
 namespace {
-
-std::string LowerCopy(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool IdentifierChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$';
@@ -33,11 +29,9 @@ std::string_view Trim(std::string_view text) {
   return text;
 }
 
-/// A line or value as shown in a reason: trimmed, at most `limit` characters.
+/// A line or value as shown in a reason: trimmed, cut after `limit` bytes.
 std::string Clip(std::string_view text, std::size_t limit = 60) {
-  text = Trim(text);
-  if (text.size() <= limit) return std::string(text);
-  return std::string(text.substr(0, limit)) + "…";
+  return util::Shorten(Trim(text), limit);
 }
 
 std::vector<std::string_view> SplitLines(std::string_view text) {
@@ -145,7 +139,7 @@ std::string JsonChange(const ContentJudge& judge, std::string_view before, std::
   if (now.is_null()) return "its new text is not a JSON object togmal can read";
   static const nlohmann::json kAbsent;
   for (const auto& [key, value] : now.items()) {
-    if (!Listed(judge, LowerCopy(key))) continue;
+    if (!Listed(judge, util::AsciiLower(key))) continue;
     const auto found = old.find(key);
     const nlohmann::json& was = found == old.end() ? kAbsent : *found;
     if (was == value) continue;
@@ -157,7 +151,7 @@ std::string JsonChange(const ContentJudge& judge, std::string_view before, std::
     return (found == old.end() ? "adds '" : "changes '") + Clip(key, 40) + "'";
   }
   for (const auto& [key, value] : old.items()) {
-    if (Listed(judge, LowerCopy(key)) && !now.contains(key)) {
+    if (Listed(judge, util::AsciiLower(key)) && !now.contains(key)) {
       return "removes '" + Clip(key, 40) + "'";
     }
   }
@@ -261,7 +255,7 @@ std::string JsonFragmentChange(const ContentJudge& judge, const TextEdit& edit) 
     i = end;
     const std::string_view pair = text.substr(start, end - start);
     if (edit.old_text.find(pair) != std::string::npos) continue;  // unchanged
-    if (Listed(judge, LowerCopy(key))) return "adds or changes '" + Clip(key, 40) + "'";
+    if (Listed(judge, util::AsciiLower(key))) return "adds or changes '" + Clip(key, 40) + "'";
     const bool literal =
         value == "true" || value == "false" || value == "null" || value == "{" || value == "[" ||
         (!value.empty() && value.find_first_not_of("0123456789.eE+-") == std::string::npos);
@@ -298,7 +292,7 @@ std::string LeadingName(std::string_view trimmed) {
          std::string_view(" \t=:[]{}()<>!~;,\"'").find(trimmed[end]) == std::string_view::npos) {
     ++end;
   }
-  return LowerCopy(trimmed.substr(0, end));
+  return util::AsciiLower(trimmed.substr(0, end));
 }
 
 /// How many brackets a line leaves open, outside quotes; toggles a `"""` string.
@@ -359,7 +353,7 @@ std::vector<OwnedLine> KeyLines(std::string_view text) {
       std::string_view name = trimmed;
       while (!name.empty() && name.front() == '[') name.remove_prefix(1);
       name = Trim(name.substr(0, std::min(name.find(']'), name.size())));
-      section = LowerCopy(name);
+      section = util::AsciiLower(name);
       key.clear();
       own = section;
     } else {
@@ -429,7 +423,7 @@ std::string ModuleAfter(std::string_view line, std::size_t at) {
 }
 
 std::string CodeFinding(const ContentJudge& judge, const OwnedLine& line, bool removed) {
-  const std::string lower = LowerCopy(line.text);
+  const std::string lower = util::AsciiLower(line.text);
   for (const std::string& key : judge.keys) {
     const std::size_t at = FindKey(lower, key);
     if (at == std::string::npos) continue;
@@ -474,7 +468,7 @@ std::vector<std::string> InlineKeys(std::string_view text) {
     } else if (expect_key && IdentifierChar(c)) {
       std::size_t end = i;
       while (end < text.size() && (IdentifierChar(text[end]) || text[end] == '-')) ++end;
-      keys.push_back(LowerCopy(text.substr(i, end - i)));
+      keys.push_back(util::AsciiLower(text.substr(i, end - i)));
       expect_key = false;
       i = end - 1;
     } else if (c != ' ' && c != '\t') {
@@ -526,7 +520,7 @@ std::vector<OwnedLine> TrimmedLines(std::string_view text) {
 std::string DirectivesChange(const ContentJudge& judge, std::string_view before,
                              std::string_view after) {
   for (const OwnedLine& line : Changed(TrimmedLines(before), TrimmedLines(after)).first) {
-    const std::string lower = LowerCopy(line.text);
+    const std::string lower = util::AsciiLower(line.text);
     for (const std::string& key : judge.keys) {
       if (lower.starts_with(key)) {
         return "adds a directive that a tool runs as a command (`" + Clip(line.text) + "`)";

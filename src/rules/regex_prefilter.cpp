@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "togmal/util/text.h"
+
 namespace togmal::rules {
 namespace {
 
@@ -20,8 +22,6 @@ bool IsPlainLiteral(char c) {
 // character (RE2 refuses `\_`, and letters and digits are classes or
 // back-references).
 bool IsEscapablePunctuation(char c) { return c > 0x20 && c < 0x7f && !IsAsciiAlnum(c) && c != '_'; }
-
-char AsciiLower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
 }  // namespace
 
@@ -53,7 +53,7 @@ std::optional<RegexPrefilter> RegexPrefilter::For(std::string_view pattern) {
     } else if (!IsPlainLiteral(c)) {
       return std::nullopt;  // a class, group, alternation, quantifier or non-ASCII
     }
-    piece.push_back(filter.case_insensitive_ ? AsciiLower(c) : c);
+    piece.push_back(filter.case_insensitive_ ? util::AsciiLower(c) : c);
   }
   end_piece();
   return filter;
@@ -68,8 +68,7 @@ bool RegexPrefilter::MayMatch(std::string_view text) const {
   // RE2 folds case by Unicode rules (`k` also matches the Kelvin sign), which
   // an ASCII comparison cannot follow: any non-ASCII byte means "maybe".
   if (std::any_of(text.begin(), text.end(), [](char c) { return (c & 0x80) != 0; })) return true;
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(), AsciiLower);
+  const std::string lower = util::AsciiLower(text);
   return std::all_of(pieces_.begin(), pieces_.end(), [&](const std::string& piece) {
     return lower.find(piece) != std::string::npos;
   });

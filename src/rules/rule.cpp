@@ -6,14 +6,14 @@
 #include <cctype>
 
 #include "regex_prefilter.h"
+#include "togmal/util/text.h"
 
 namespace togmal::rules {
 namespace {
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::toupper(static_cast<unsigned char>(x)) ==
-                  std::toupper(static_cast<unsigned char>(y));
+           return util::AsciiLower(x) == util::AsciiLower(y);
          });
 }
 

@@ -8,6 +8,7 @@
 #include "command_split.h"
 #include "togmal/scan/extractors.h"
 #include "togmal/util/json_parse.h"
+#include "togmal/util/text.h"
 
 namespace togmal::scan {
 namespace {
@@ -95,7 +96,7 @@ Extraction ExtractDockerfile(std::string_view text) {
   // Parser directives come first: `# escape=`` ` switches the continuation character.
   for (; i < lines.size() && IsComment(lines[i]); ++i) {
     std::string directive(TrimLeft(TrimLeft(lines[i]).substr(1)));
-    for (char& c : directive) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    directive = util::AsciiLower(directive);
     if (directive.starts_with("escape=") && directive.size() > 7) escape = directive[7];
   }
   i = 0;

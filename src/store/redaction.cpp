@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "redaction_tables.h"
+#include "togmal/util/text.h"
 
 namespace togmal::store {
 
@@ -84,14 +85,6 @@ const std::vector<std::unique_ptr<LazyPattern>>& AllPatterns() {
     return all;
   }();
   return *patterns;
-}
-
-char LowerChar(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
-
-std::string Lower(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) c = LowerChar(c);
-  return lower;
 }
 
 bool IsAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
@@ -236,15 +229,11 @@ void FindPrefixedTokens(std::string_view text, Replacements& found) {
 // ---------------------------------------------------------------------------
 // Secret names.
 
-bool Contains(std::span<const std::string_view> words, std::string_view word) {
-  return std::find(words.begin(), words.end(), word) != words.end();
-}
-
 /// Whether a value named `name` is a secret (config/redaction.yaml,
 /// secret_names); `member`: the name of a JSON member.
 bool IsSecretName(std::string_view name, bool member) {
   if (name.empty() || name.size() > 256) return false;
-  const std::string lower = Lower(name);
+  const std::string lower = util::AsciiLower(name);
   const auto& names = kTables.secret_names;
   for (const std::string_view word : names.contains) {
     if (lower.find(word) != std::string::npos) return true;
@@ -271,14 +260,14 @@ bool IsSecretName(std::string_view name, bool member) {
     if (!boundary) continue;
     if (i > begin) {
       const std::string_view part = std::string_view(lower).substr(begin, i - begin);
-      if (Contains(names.parts, part)) return true;
+      if (util::NameIn(part, names.parts)) return true;
       previous = last;
       last = part;
       ++part_count;
     }
     begin = alnum ? i : i + 1;
   }
-  return part_count >= 2 && last == "key" && !Contains(names.key_suffix_except, previous);
+  return part_count >= 2 && last == "key" && !util::NameIn(previous, names.key_suffix_except);
 }
 
 bool IsNameChar(char c) { return IsWordChar(c) || c == '-' || c == '.' || c == '/'; }
@@ -557,7 +546,7 @@ bool IsSecretKey(const std::string& key) { return IsSecretName(key, true); }
 bool RedactSecretsIn(std::string& text) {
   bool changed = false;
   {
-    const std::string lower = Lower(text);
+    const std::string lower = util::AsciiLower(text);
     for (const auto& lazy : AllPatterns()) {
       // Replacements only shorten secrets to "[REDACTED]", so a trigger absent
       // from the original text is absent from the result too.

@@ -53,11 +53,6 @@ std::string JoinNames(const std::array<std::string_view, N>& names) {
   return joined;
 }
 
-template <std::size_t N>
-bool Contains(const std::array<std::string_view, N>& names, std::string_view name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
 void CheckLength(std::vector<std::string>& problems, std::string_view field, std::string_view text,
                  std::size_t min, std::size_t max, std::string_view hint = {}) {
   const auto length = Utf8Length(text);
@@ -124,7 +119,7 @@ std::vector<std::string> Words(std::string_view text, std::size_t max_terms, std
     if ((byte >= '0' && byte <= '9') || (byte >= 'a' && byte <= 'z') || byte >= 0x80) {
       word.push_back(c);
     } else if (byte >= 'A' && byte <= 'Z') {
-      word.push_back(static_cast<char>(byte - 'A' + 'a'));
+      word.push_back(util::AsciiLower(c));
     } else {
       flush();
       if (words.size() >= max_terms) return words;
@@ -168,7 +163,7 @@ std::vector<std::string> ValidateSubmission(const EvidenceSubmission& submission
   std::vector<std::string> problems;
   if (submission.category.empty()) {
     problems.push_back("category is required; use one of: " + JoinNames(kEvidenceCategories));
-  } else if (!Contains(kEvidenceCategories, submission.category)) {
+  } else if (!util::NameIn(submission.category, kEvidenceCategories)) {
     problems.push_back(
         "category \"" + submission.category +
         "\" is not a taxonomy category; use one of: " + JoinNames(kEvidenceCategories));
@@ -181,15 +176,15 @@ std::vector<std::string> ValidateSubmission(const EvidenceSubmission& submission
     problems.push_back("severity \"" + submission.severity +
                        "\" is not one of: " + JoinNames(kSeverities));
   }
-  if (!submission.reason.empty() && !Contains(kEvidenceReasons, submission.reason)) {
+  if (!submission.reason.empty() && !util::NameIn(submission.reason, kEvidenceReasons)) {
     problems.push_back("reason \"" + submission.reason +
                        "\" is not one of: " + JoinNames(kEvidenceReasons));
   }
-  if (!Contains(kVerdicts, submission.verdict)) {
+  if (!util::NameIn(submission.verdict, kVerdicts)) {
     problems.push_back("verdict \"" + submission.verdict +
                        "\" is not one of: " + JoinNames(kVerdicts));
   }
-  if (!submission.judged.empty() && !Contains(kJudgedTexts, submission.judged)) {
+  if (!submission.judged.empty() && !util::NameIn(submission.judged, kJudgedTexts)) {
     problems.push_back("judged \"" + submission.judged +
                        "\" is not one of: " + JoinNames(kJudgedTexts));
   } else if (JudgedText(submission) == "response" && !ResponseGiven(submission)) {
@@ -331,7 +326,7 @@ Result<TaxonomyPage> Taxonomy::Query(const TaxonomyQuery& query) {
   if (query.offset < 0) {
     return Fail("offset is " + std::to_string(query.offset) + "; it must be 0 or more");
   }
-  if (query.category && !Contains(kEvidenceCategories, *query.category)) {
+  if (query.category && !util::NameIn(*query.category, kEvidenceCategories)) {
     return Fail("category \"" + *query.category +
                 "\" is not a taxonomy category; use one of: " + JoinNames(kEvidenceCategories));
   }

@@ -96,7 +96,9 @@ mcp::ToolAnnotations Annotations(std::string title) {
   return annotations;
 }
 
-/// The original server advertised `{"params": {...}}`; accept it as well.
+/// Arguments wrapped as `{"params": {...}}`, a shape clients send: mcp::Server
+/// unwraps them before validation (tool_methods.cpp); a handler called
+/// directly unwraps them here.
 const json& Unwrap(const json& arguments) {
   if (arguments.is_object() && arguments.size() == 1) {
     auto it = arguments.find("params");

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "togmal/analysis/active_model.h"
+#include "togmal/util/text.h"
 
 namespace togmal::tools {
 
@@ -50,21 +51,6 @@ mcp::ToolResult Respond(const json& arguments, const json& structured, std::stri
                          ? structured.dump(2, ' ', false, json::error_handler_t::replace)
                          : std::move(markdown);
   return mcp::ToolResult::Text(CutToolText(std::move(text)), structured);
-}
-
-std::string Shorten(std::string_view text, std::size_t max_bytes) {
-  if (text.size() <= max_bytes) return std::string(text);
-  std::size_t cut = max_bytes;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80) --cut;
-  return std::string(text.substr(0, cut)) + "…";
-}
-
-std::string OneLine(std::string_view text, std::size_t max_bytes) {
-  std::string line = Shorten(text, max_bytes);
-  for (char& c : line) {
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  return line;
 }
 
 json EvidenceJson(const store::Evidence& evidence, bool with_score) {
@@ -135,20 +121,20 @@ struct Confirmation {
 
 // Asks the person to confirm.
 Confirmation Confirm(mcp::ToolContext& context, const store::EvidenceSubmission& submission) {
-  const json params = {
-      {"message",
-       "Store this evidence in the togmal taxonomy?\n\nCategory: " + submission.category + " (" +
-           submission.severity + ")\nDescription: " + submission.description + "\nPrompt: " +
-           OneLine(submission.prompt, 300) + "\nResponse: " + OneLine(submission.response, 300)},
-      {"requestedSchema",
-       {{"type", "object"},
-        {"properties",
-         {{"confirm",
-           {{"type", "boolean"},
-            {"title", "Store this evidence"},
-            {"description", "Adds the example to the local taxonomy database"},
-            {"default", true}}}}},
-        {"required", json::array({"confirm"})}}}};
+  const json params = {{"message", "Store this evidence in the togmal taxonomy?\n\nCategory: " +
+                                       submission.category + " (" + submission.severity +
+                                       ")\nDescription: " + submission.description +
+                                       "\nPrompt: " + util::OneLine(submission.prompt, 300) +
+                                       "\nResponse: " + util::OneLine(submission.response, 300)},
+                       {"requestedSchema",
+                        {{"type", "object"},
+                         {"properties",
+                          {{"confirm",
+                            {{"type", "boolean"},
+                             {"title", "Store this evidence"},
+                             {"description", "Adds the example to the local taxonomy database"},
+                             {"default", true}}}}},
+                         {"required", json::array({"confirm"})}}}};
   const mcp::AskResult answer = context.Ask("confirm_evidence", "elicitation/create", params);
   if (answer.needs_input()) return {.needs_input = true, .refused = std::nullopt};
   auto refused = [](std::string why) {
@@ -276,8 +262,9 @@ mcp::ToolResult GetTaxonomy(const TaxonomyToolsOptions& options, const json& arg
     for (const store::Evidence& evidence : page->entries) {
       markdown += "\n## #" + std::to_string(evidence.id) + " " + evidence.category + " (" +
                   evidence.severity + ", " + evidence.verdict + " about the " + evidence.judged +
-                  ")\n" + evidence.description + "\n- Prompt: " + OneLine(evidence.prompt, 200) +
-                  "\n- Response: " + OneLine(evidence.response, 200) + "\n";
+                  ")\n" + evidence.description +
+                  "\n- Prompt: " + util::OneLine(evidence.prompt, 200) +
+                  "\n- Response: " + util::OneLine(evidence.response, 200) + "\n";
     }
     if (page->has_more) {
       markdown += "\nMore entries: call again with offset " +

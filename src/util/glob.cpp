@@ -5,12 +5,10 @@
 #include <string>
 #include <unordered_map>
 
+#include "togmal/util/text.h"
+
 namespace togmal::util {
-namespace {
-
-char Fold(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
-
-}  // namespace
+namespace {}  // namespace
 
 Glob::Glob(std::string_view pattern, bool case_insensitive)
     : pattern_(pattern), case_insensitive_(case_insensitive) {
@@ -78,7 +76,7 @@ Glob::Glob(std::string_view pattern, bool case_insensitive)
       }
       if (j < pattern.size()) {  // a closing `]`: a real set
         if (case_insensitive_) {
-          for (char& s : set.set) s = Fold(s);
+          for (char& s : set.set) s = AsciiLower(s);
         }
         tokens_.push_back(std::move(set));
         i = j + 1;
@@ -116,7 +114,7 @@ bool Glob::Accepts(const Token& token, char c) const {
   using Kind = Token::Kind;
   switch (token.kind) {
     case Kind::kChar:
-      return case_insensitive_ ? Fold(token.ch) == Fold(c) : token.ch == c;
+      return case_insensitive_ ? AsciiLower(token.ch) == AsciiLower(c) : token.ch == c;
     case Kind::kAnyChar:
     case Kind::kStar:
       return c != '/';
@@ -124,7 +122,7 @@ bool Glob::Accepts(const Token& token, char c) const {
       return true;
     case Kind::kSet: {
       if (c == '/') return false;
-      char folded = case_insensitive_ ? Fold(c) : c;
+      char folded = case_insensitive_ ? AsciiLower(c) : c;
       bool in = token.set.find(folded) != std::string::npos;
       return in != token.negated;
     }

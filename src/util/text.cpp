@@ -13,6 +13,12 @@ std::string Shorten(std::string_view text, std::size_t max_bytes) {
   return std::string(text.substr(0, cut)) + "…";
 }
 
+std::string AsciiLower(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) c = AsciiLower(c);
+  return lower;
+}
+
 bool IsStopword(std::string_view word) {
   static constexpr std::string_view kStopwords[] = {
       "the",   "and",   "for",    "are",   "but",   "not",   "you",  "your",  "with",  "this",

@@ -69,9 +69,4 @@ Result<CrossWriterResult> SelectAcrossWriters(const DetectorBank& bank,
 /// The digest of a corpus as Selection::corpus_digest records it.
 std::string CorpusDigest(const std::vector<Example>& examples);
 
-/// Figures per writer for `model` on `examples` (in writer order of first appearance).
-std::vector<std::pair<std::string, Figures>> EvaluateByWriter(const DetectorBank& bank,
-                                                              const Model* model,
-                                                              const std::vector<Example>& examples);
-
 }  // namespace togmal::analysis

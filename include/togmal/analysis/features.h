@@ -46,7 +46,4 @@ struct WordGram {
 /// The word 1- and 2-grams of `text` (its first kMaxWordGramBytes) with their spans.
 std::vector<WordGram> WordGrams(std::string_view text);
 
-/// The bucket of a named feature (e.g. a rule signal), exposed for tests.
-std::uint32_t NamedFeatureBucket(std::string_view name);
-
 }  // namespace togmal::analysis

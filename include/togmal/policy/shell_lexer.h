@@ -92,7 +92,4 @@ inline constexpr int kMaxNestingDepth = 24;
 /// by the nesting limit).
 LexResult Lex(std::string_view command);
 
-/// Name of a connector as written (`&&`, `|`, …; "" for kEnd, "\\n" for kNewline).
-std::string_view ConnectorText(Connector connector);
-
 }  // namespace togmal::policy

@@ -1,9 +1,13 @@
 #pragma once
 /// Small text helpers shared by every module: cutting text for people
-/// (reasons, previews) without splitting a UTF-8 character, telling function
-/// words apart, and turning JSON into text whatever bytes its strings hold.
+/// (reasons, previews) without splitting a UTF-8 character, ASCII lower
+/// case, looking a name up in a list, telling function words apart, and
+/// turning JSON into text whatever bytes its strings hold.
 
+#include <algorithm>
 #include <cstddef>
+#include <initializer_list>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -17,6 +21,26 @@ std::string Shorten(std::string_view text, std::size_t max_bytes);
 /// Shorten() with newlines, carriage returns and tabs turned into spaces: one
 /// line for a reason, a table cell or a log message.
 std::string OneLine(std::string_view text, std::size_t max_bytes);
+
+/// `c` with A-Z turned into a-z and every other byte as it is. Not
+/// std::tolower: no locale, and no undefined behaviour for a negative char.
+constexpr char AsciiLower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+/// `text` with A-Z turned into a-z; other bytes (UTF-8 included) unchanged.
+std::string AsciiLower(std::string_view text);
+
+/// Whether `name` is one of `names` (exact, case-sensitive).
+inline bool NameIn(std::string_view name, std::initializer_list<std::string_view> names) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+/// NameIn() over any range of names (array, span, vector of strings).
+template <typename Names>
+bool NameIn(std::string_view name, const Names& names) {
+  return std::find(std::begin(names), std::end(names), name) != std::end(names);
+}
 
 /// Whether `word` (lower case) is an English function word, too common to
 /// say anything: skipped when texts are compared for similarity and when the

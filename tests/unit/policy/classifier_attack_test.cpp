@@ -375,6 +375,18 @@ TEST(SecretsOutput, TheSettingRelaxesIt) {
   }
 }
 
+// The analysers single a program out by its table entry, so an alias a
+// user's table gives the entry is analysed like it.
+TEST(SecretsOutput, AnAliasFromTheTableIsAnalysedAsItsEntry) {
+  auto layered =
+      Classifier::FromYaml("commands:\n  echo: {level: L0, data_args: true, aliases: [say]}\n",
+                           "user.yaml", &Embedded());
+  ASSERT_TRUE(layered) << layered.error();
+  const Classification said = layered->ClassifyCommand("say $API_KEY");
+  EXPECT_EQ(said.level, Level::kL2);
+  EXPECT_NE(said.Deciding().why.find("secret variable"), std::string::npos) << said.Deciding().why;
+}
+
 // Each analyser walks its input once: large hostile inputs stay fast. Judged
 // by growth, not by a wall-clock limit that a loaded machine misses: four
 // times the input may take at most ten times as long (a quadratic walk takes

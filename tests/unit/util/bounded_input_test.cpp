@@ -1,6 +1,5 @@
 // Reading what comes from outside with bounds: JSON depth and numbers, YAML
-// aliases and depth, configuration files that are not regular files, and
-// text cut for people.
+// aliases and depth, and configuration files that are not regular files.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -12,7 +11,6 @@
 #include "process.h"
 #include "togmal/util/config_file.h"
 #include "togmal/util/json_parse.h"
-#include "togmal/util/text.h"
 #include "togmal/util/yaml.h"
 
 namespace togmal::util {
@@ -153,14 +151,6 @@ TEST(ReadConfigFile, ReadsOnlyRegularFilesUnderTheCap) {
   auto big = ReadConfigFile(root / "big.yaml", 1000);
   ASSERT_FALSE(big.ok());
   EXPECT_NE(big.error().find("larger than 1000 bytes"), std::string::npos);
-}
-
-TEST(Shorten, CutsOnACharacterBoundary) {
-  EXPECT_EQ(Shorten("abc", 5), "abc");
-  EXPECT_EQ(Shorten("abcdef", 3), "abc…");
-  EXPECT_EQ(Shorten("a\xC3\xA9", 2), "a…");  // never half of é
-  EXPECT_EQ(OneLine("a\nb\tc", 10), "a b c");
-  EXPECT_NO_THROW((void)DumpJson(nlohmann::json(std::string("bad \xFF byte"))));
 }
 
 }  // namespace
