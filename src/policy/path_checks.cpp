@@ -361,8 +361,7 @@ std::optional<std::pair<Level, std::string>> Walker::PlantedIn(const WriteConten
   std::string text = content.whole.value_or("");
   for (const TextEdit& edit : content.edits) text += "\n" + edit.new_text;
   if (text.empty()) return std::nullopt;
-<<<<<<< HEAD
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  text = util::AsciiLower(text);
   // The first alternative of `group` found in the text, or an empty view.
   const auto found_in_text = [&text](std::string_view group) {
     while (!group.empty()) {
@@ -373,9 +372,6 @@ std::optional<std::pair<Level, std::string>> Walker::PlantedIn(const WriteConten
     }
     return std::string_view{};
   };
-=======
-  text = util::AsciiLower(text);
->>>>>>> clean
   for (const PlantedCode& shape : tables_.planted_code) {
     std::string_view first;
     bool all = true;
