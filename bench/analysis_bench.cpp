@@ -5,11 +5,15 @@
 
 #include <benchmark/benchmark.h>
 
+#include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "togmal/analysis/active_model.h"
 #include "togmal/analysis/analyzer.h"
 #include "togmal/analysis/catalogue.h"
 #include "togmal/analysis/detector_bank.h"
+#include "togmal/analysis/training.h"
 #include "togmal/util/embedded.h"
 
 namespace {
@@ -77,6 +81,34 @@ void BM_AnalyzeResponseWithContext(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_AnalyzeResponseWithContext)->Arg(25000)->Unit(benchmark::kMicrosecond);
+
+// Text the bank has not seen: the built-in corpus's texts (16 writers) joined
+// into 25 KB pieces, each analysed once, as a server meets new prompts. The
+// benchmarks above repeat one paragraph, so their DFA is warm.
+void BM_AnalyzeUnseen25000(benchmark::State& state) {
+  static const std::vector<std::string> pieces = [] {
+    std::vector<std::string> out(1);
+    auto corpus = togmal::analysis::ParseCorpus(std::string(togmal::analysis::BuiltInCorpus()),
+                                                "built-in corpus");
+    if (!corpus) throw std::runtime_error(corpus.error());
+    for (const togmal::analysis::Example& example : *corpus) {
+      if (out.back().size() >= 25000) out.emplace_back();
+      out.back() += example.text + "\n\n";
+    }
+    return out;
+  }();
+  const DetectorBank& bank = Bank();
+  std::size_t next = 0;
+  for (auto _ : state) {
+    if (next == pieces.size()) {
+      state.SkipWithError("every piece was analysed once: no unseen text left");
+      break;
+    }
+    benchmark::DoNotOptimize(bank.Analyze(pieces[next++]));
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * 25000);
+}
+BENCHMARK(BM_AnalyzeUnseen25000)->Iterations(150)->Unit(benchmark::kMicrosecond);
 
 void BM_CompileCatalogue(benchmark::State& state) {
   const std::string yaml(*togmal::util::FindEmbeddedFile("detectors.yaml"));
