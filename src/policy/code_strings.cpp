@@ -171,7 +171,32 @@ std::string JoinedOperands(const CommandNode& node, const std::vector<Word>& wor
   return joined;
 }
 
+/// A command given as words (`watch -n 1 make test`): everything from the
+/// first operand on, its own options included (`rm -rf` stays `rm -rf`).
+std::string CommandWords(const CommandNode& node, const std::vector<Word>& words,
+                         std::size_t index) {
+  std::string joined;
+  for (std::size_t i = CommandWordsStart(node, words, index); i < words.size(); ++i) {
+    if (!joined.empty()) joined.push_back(' ');
+    joined += words[i].text;
+  }
+  return joined;
+}
+
 }  // namespace
+
+std::size_t CommandWordsStart(const CommandNode& node, const std::vector<Word>& words,
+                              std::size_t index) {
+  std::size_t i = index + 1;
+  while (i < words.size()) {
+    const std::string_view text = words[i].text;
+    if (text == "--") return i + 1;
+    if (!IsOptionWord(text)) return i;
+    if (util::NameIn(text, node.options_with_value)) ++i;
+    ++i;
+  }
+  return words.size();
+}
 
 Level Walker::ScanText(const CommandNode& node, std::string_view code, std::string* why) const {
   std::string text = node.runs == Runs::kSql ? util::AsciiLower(code) : OutsideLiterals(code);
@@ -214,7 +239,7 @@ void Walker::Code(const CommandNode& node, Level level, const std::vector<Word>&
     return;
   }
   if (node.runs == Runs::kCommandString) {
-    const std::string code = JoinedOperands(node, words, index);
+    const std::string code = CommandWords(node, words, index);
     Add(level, quoted_name + " runs the command it is given.", segment);
     if (!code.empty()) Line(code, SegmentOrigin::kShellString, code_depth + 1);
     return;

@@ -295,10 +295,15 @@ std::string Walker::UnknownOptionReason(const JudgedCommand& command,
   if (node.data_args || only_help || wraps || (command.level > Level::kL1 && !runs_code)) {
     return {};
   }
+  // A command given as words (`watch -n 1 ls -la`) has options of its own:
+  // only the program's, before it, are checked against its entry.
+  const std::size_t scan_end = runner != nullptr && runner->runs == Runs::kCommandString
+                                   ? CommandWordsStart(*runner, words, command.path.back().index)
+                                   : words.size();
   const OptionScan scan =
       runner != nullptr && runner->runs == Runs::kFind
           ? ScanOptions(words, command.path, words.size(), {"-exec", "-execdir", "-ok", "-okdir"})
-          : ScanOptions(words, command.path, words.size());
+          : ScanOptions(words, command.path, scan_end);
   // `python -m pytest -x`: the module's options are those of its own entry.
   OptionScan inner;
   if (scan.ended && scan.value < words.size() && words[scan.value - 1].text == "-m") {

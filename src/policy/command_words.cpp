@@ -169,6 +169,8 @@ bool RuleMatches(const ArgRule& rule, const ArgView& view, Profile profile,
   if (rule.no_args && *rule.no_args != view.positionals.empty()) return false;
   if (rule.min_args > 0 && view.positionals.size() < static_cast<std::size_t>(rule.min_args))
     return false;
+  if (rule.max_args >= 0 && view.positionals.size() > static_cast<std::size_t>(rule.max_args))
+    return false;
   return true;
 }
 

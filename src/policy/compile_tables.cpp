@@ -77,6 +77,7 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
     Field(out, "any_word", Strings(rule.any_word));
     if (rule.no_args) out += ", .no_args = " + std::string(*rule.no_args ? "1" : "0");
     if (rule.min_args > 0) out += ", .min_args = " + std::to_string(rule.min_args);
+    if (rule.max_args >= 0) out += ", .max_args = " + std::to_string(rule.max_args);
     if (rule.profile) out += ", .profile = " + std::to_string(static_cast<int>(*rule.profile));
     if (rule.local_urls) out += ", .local_urls = true";
     return out + "}";

@@ -356,18 +356,51 @@ std::optional<std::string> Walker::FileText(std::string_view path) const {
   return std::move(**text);
 }
 
+namespace {
+
+/// Code as planted_code compares it: lower case, each run of white space one
+/// space, no space inside brackets or around `:`, `,`, `=` and after `>`, so that
+/// `json_encode( $_ENV )` and `env:process.env` read as the tables write them.
+std::string FoldCode(std::string_view code) {
+  static constexpr std::string_view kNoSpaceAfter = "([{:,=>";
+  static constexpr std::string_view kNoSpaceBefore = "([{)]}:,=";
+  std::string out;
+  out.reserve(code.size());
+  bool pending_space = false;
+  for (char c : code) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      pending_space = true;
+      continue;
+    }
+    if (pending_space &&
+        (out.empty() || kNoSpaceAfter.find(out.back()) == std::string_view::npos) &&
+        kNoSpaceBefore.find(c) == std::string_view::npos) {
+      out.push_back(' ');
+    }
+    pending_space = false;
+    out.push_back(util::AsciiLower(c));
+  }
+  // A trailing space is part of an alternative ("curl "): keep one.
+  if (pending_space && (out.empty() || kNoSpaceAfter.find(out.back()) == std::string_view::npos))
+    out.push_back(' ');
+  return out;
+}
+
+}  // namespace
+
 std::optional<std::pair<Level, std::string>> Walker::PlantedIn(const WriteContent& content) const {
   if (tables_.planted_code.empty()) return std::nullopt;
   std::string text = content.whole.value_or("");
   for (const TextEdit& edit : content.edits) text += "\n" + edit.new_text;
   if (text.empty()) return std::nullopt;
-  text = util::AsciiLower(text);
+  text = FoldCode(text);
   // The first alternative of `group` found in the text, or an empty view.
   const auto found_in_text = [&text](std::string_view group) {
     while (!group.empty()) {
       const std::size_t end = std::min(group.find(PlantedCode::kSeparator), group.size());
       const std::string_view alternative = group.substr(0, end);
-      if (!alternative.empty() && text.find(alternative) != std::string::npos) return alternative;
+      if (!alternative.empty() && text.find(FoldCode(alternative)) != std::string::npos)
+        return alternative;
       group.remove_prefix(std::min(end + 1, group.size()));
     }
     return std::string_view{};

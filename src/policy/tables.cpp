@@ -64,7 +64,7 @@ class Loader {
     if (auto ok =
             CheckKeys(node,
                       {"level", "why", "any_flag", "all_flags", "none_flag", "any_arg", "all_args",
-                       "any_word", "no_args", "min_args", "profile", "local_urls"},
+                       "any_word", "no_args", "min_args", "max_args", "profile", "local_urls"},
                       "a rule");
         !ok) {
       return Fail(ok.error());
@@ -98,6 +98,10 @@ class Loader {
     }
     if (const YAML::Node no_args = node["no_args"]) rule.no_args = no_args.as<bool>();
     if (const YAML::Node min_args = node["min_args"]) rule.min_args = min_args.as<int>();
+    if (const YAML::Node max_args = node["max_args"]) {
+      rule.max_args = max_args.as<int>();
+      if (rule.max_args < 0) return At(max_args, "max_args is a count of words (0 or more)");
+    }
     if (const YAML::Node profile = node["profile"]) {
       auto parsed = ParseProfileNode(profile);
       if (!parsed) return Fail(parsed.error());
@@ -108,7 +112,7 @@ class Loader {
                                !rule.all_flags.empty() || !rule.none_flag.empty() ||
                                !rule.any_arg.empty() || !rule.all_args.empty() ||
                                !rule.any_word.empty() || rule.no_args.has_value() ||
-                               rule.min_args > 0 || rule.profile.has_value();
+                               rule.min_args > 0 || rule.max_args >= 0 || rule.profile.has_value();
     if (!has_condition) return At(node, "a rule needs at least one condition");
     return rule;
   }

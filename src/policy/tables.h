@@ -31,7 +31,8 @@ struct ArgRule {
   std::vector<std::string> all_args;
   std::vector<std::string> any_word;
   std::optional<bool> no_args;
-  int min_args = 0;  ///< at least this many non-option words (0: no condition)
+  int min_args = 0;   ///< at least this many non-option words (0: no condition)
+  int max_args = -1;  ///< at most this many non-option words (-1: no condition)
   /// The rule holds only under this profile (`profile: strict`); unset: any.
   std::optional<Profile> profile;
   /// Every non-option word is a URL of this machine (localhost, 127.0.0.1,
@@ -207,6 +208,7 @@ struct RawArgRule {
   RawStrings none_flag, any_arg, all_args, any_word;
   signed char no_args = -1;  ///< -1 unset, else 0/1
   int min_args = 0;
+  int max_args = -1;
   signed char profile = -1;  ///< -1 any, else a Profile
   bool local_urls = false;
 };

@@ -24,6 +24,7 @@ ArgRule RuleFromRaw(const RawArgRule& raw) {
   rule.any_word = Strings(raw.any_word);
   if (raw.no_args >= 0) rule.no_args = raw.no_args != 0;
   rule.min_args = raw.min_args;
+  rule.max_args = raw.max_args;
   if (raw.profile >= 0) rule.profile = static_cast<Profile>(raw.profile);
   rule.local_urls = raw.local_urls;
   return rule;

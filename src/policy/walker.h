@@ -34,6 +34,12 @@ std::string Join(const std::vector<Word>& words, std::size_t from, std::size_t t
 std::string_view GenericPhrase(Level level);
 inline bool IsOptionWord(std::string_view word) { return word.size() > 1 && word.front() == '-'; }
 
+/// Where the command a `runs: command_string` program is given as words
+/// starts (`watch -n 1 make test`: at `make`): after the program's own
+/// options, their values and a `--`; words.size() when there is none.
+std::size_t CommandWordsStart(const CommandNode& node, const std::vector<Word>& words,
+                              std::size_t index);
+
 /// The words of one command from `from` on, split into options and
 /// positional arguments, knowing which options take a value.
 struct ArgView {
