@@ -187,12 +187,24 @@ std::string CommandWords(const CommandNode& node, const std::vector<Word>& words
 
 std::size_t CommandWordsStart(const CommandNode& node, const std::vector<Word>& words,
                               std::size_t index) {
+  // `ssh -p 2222 host -t ls`: options may come before and after the words the
+  // program consumes first (skip_positionals: the host).
+  int to_skip = node.skip_positionals;
   std::size_t i = index + 1;
   while (i < words.size()) {
     const std::string_view text = words[i].text;
-    if (text == "--") return i + 1;
-    if (!IsOptionWord(text)) return i;
-    if (util::NameIn(text, node.options_with_value)) ++i;
+    if (text == "--") {
+      ++i;
+      while (to_skip > 0 && i < words.size()) --to_skip, ++i;
+      return std::min(i, words.size());
+    }
+    if (IsOptionWord(text)) {
+      if (util::NameIn(text, node.options_with_value)) ++i;
+      ++i;
+      continue;
+    }
+    if (to_skip == 0) return i;
+    --to_skip;
     ++i;
   }
   return words.size();

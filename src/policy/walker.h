@@ -35,8 +35,9 @@ std::string_view GenericPhrase(Level level);
 inline bool IsOptionWord(std::string_view word) { return word.size() > 1 && word.front() == '-'; }
 
 /// Where the command a `runs: command_string` program is given as words
-/// starts (`watch -n 1 make test`: at `make`): after the program's own
-/// options, their values and a `--`; words.size() when there is none.
+/// starts (`watch -n 1 make test`: at `make`; `ssh host ls`: at `ls`): after
+/// the program's own options, their values, the words it consumes first
+/// (skip_positionals) and a `--`; words.size() when there is none.
 std::size_t CommandWordsStart(const CommandNode& node, const std::vector<Word>& words,
                               std::size_t index);
 
