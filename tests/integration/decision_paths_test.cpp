@@ -98,9 +98,11 @@ TEST(DecisionPaths, HookCheckExplainAndTheMcpToolAgree) {
 
   std::vector<Case> cases = ReadCases();
   ASSERT_GT(cases.size(), 500u);
-  // Each case costs three processes: every third case here, fewer under the
-  // sanitizers (TOGMAL_DECISION_PATHS_STRIDE; 1 checks them all).
-  std::size_t stride = 3;
+  // Each case costs three processes: every fifth case here (about 1,600 of
+  // the tables' 8,400), fewer under the sanitizers (TOGMAL_DECISION_PATHS_STRIDE;
+  // 1 checks them all). A stride that grows with the tables keeps the test's
+  // time, not its coverage, fixed: the tables' own ctest checks every case.
+  std::size_t stride = 5;
   if (const char* value = std::getenv("TOGMAL_DECISION_PATHS_STRIDE")) {
     stride = std::max<std::size_t>(1, std::strtoul(value, nullptr, 10));
   }
