@@ -196,7 +196,7 @@ std::size_t CommandWordsStart(const CommandNode& node, const std::vector<Word>& 
     if (text == "--") {
       ++i;
       while (to_skip > 0 && i < words.size()) --to_skip, ++i;
-      return std::min(i, words.size());
+      return i;
     }
     if (IsOptionWord(text)) {
       if (util::NameIn(text, node.options_with_value)) ++i;

@@ -378,7 +378,14 @@ bool Walker::CheckNamedPaths(const JudgedCommand& command, const CommandNode& pr
   // `cp .env.example .env.local`: the new file holds only the example's text.
   const bool example_copy = copies && view.positionals.size() == 2 &&
                             CopiesExample(view.positionals[0], view.positionals[1]);
+  // `ssh -i ~/.ssh/deploy_key`: the key authenticates; none of it is shown.
+  std::string_view previous;
+  bool after_double_dash = false;
   for (std::string_view word : view.all) {
+    const bool names_key = !after_double_dash && !previous.empty() && IsOptionWord(previous) &&
+                           util::NameIn(previous, node.key_options);
+    previous = word;
+    after_double_dash = after_double_dash || word == "--";
     if (node.runs == Runs::kFind && IsFindExec(word)) break;
     if (word == "--" || (IsOptionWord(word) && word.find('=') == std::string_view::npos)) continue;
     std::string_view path_word = word;
@@ -386,7 +393,7 @@ bool Walker::CheckNamedPaths(const JudgedCommand& command, const CommandNode& pr
         eq != std::string_view::npos && eq + 1 < word.size()) {
       if (IsOptionWord(word) || word.find('/') > eq) path_word = word.substr(eq + 1);
     }
-    if (!example_copy || word.data() != last_operand) {
+    if ((!example_copy || word.data() != last_operand) && !names_key) {
       CheckReadPath(path_word, command.level, segment);
     }
     CheckGuardWord(path_word, command.level, copies && word.data() != last_operand, sql, statement,

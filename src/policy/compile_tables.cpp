@@ -120,6 +120,7 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
           Strings(std::vector<std::string>(node.safe_options.begin(), node.safe_options.end())));
     Field(out, "options_end", Strings(node.options_end));
     Field(out, "output_options", Strings(node.output_options));
+    Field(out, "key_options", Strings(node.key_options));
     if (node.max_operands >= 0) out += ", .max_operands = " + std::to_string(node.max_operands);
     if (node.writes_operand != 0) {
       out += ", .writes_operand = " + std::to_string(node.writes_operand);

@@ -158,31 +158,31 @@ class Loader {
       return command;
     }
     if (!node.IsMap()) return At(node, "command '" + name + "': expected a level or a map");
-    if (auto ok = CheckKeys(node,
-                            {"level",
-                             "why",
-                             "aliases",
-                             "options_with_value",
-                             "subcommands",
-                             "rules",
-                             "runs",
-                             "code_options",
-                             "code_rules",
-                             "query_options",
-                             "default_command",
-                             "input_listers",
-                             "skip_positionals",
-                             "data_args",
-                             "writes_args",
-                             "writes_last_arg",
-                             "print_only",
-                             "loads_project",
-                             "safe_options",
-                             "options_end",
-                             "output_options",
-                             "max_operands",
-                             "writes_operand",
-                             "analyser"},
+    if (auto ok = CheckKeys(node, {"level",
+                                   "why",
+                                   "aliases",
+                                   "options_with_value",
+                                   "subcommands",
+                                   "rules",
+                                   "runs",
+                                   "code_options",
+                                   "code_rules",
+                                   "query_options",
+                                   "default_command",
+                                   "input_listers",
+                                   "skip_positionals",
+                                   "data_args",
+                                   "writes_args",
+                                   "writes_last_arg",
+                                   "print_only",
+                                   "loads_project",
+                                   "safe_options",
+                                   "options_end",
+                                   "output_options",
+                                   "key_options",
+                                   "max_operands",
+                                   "writes_operand",
+                                   "analyser"},
                             "command '" + name + "'");
         !ok) {
       return Fail(ok.error());
@@ -204,7 +204,8 @@ class Loader {
                                std::pair{"input_listers", &command.input_listers},
                                std::pair{"print_only", &command.print_only},
                                std::pair{"options_end", &command.options_end},
-                               std::pair{"output_options", &command.output_options}}) {
+                               std::pair{"output_options", &command.output_options},
+                               std::pair{"key_options", &command.key_options}}) {
       if (!node[key]) continue;
       auto values = Strings(node[key]);
       if (!values) return Fail(values.error());

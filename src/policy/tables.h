@@ -129,6 +129,10 @@ struct CommandNode {
   /// top of the spellings every program shares (`-o`, `--output`, …;
   /// program_analysers.cpp): the file is checked as a write.
   std::vector<std::string> output_options;
+  /// Options whose value is a key the program authenticates with (`ssh -i
+  /// KEY`): the program uses the file for itself and shows or sends none of
+  /// it, so a key there is not a sensitive read.
+  std::vector<std::string> key_options;
   /// At most this many operands (non-option words) are read; more are not
   /// positively known (-1: no limit).
   int max_operands = -1;
@@ -238,7 +242,7 @@ struct RawCommandNode {
   bool writes_last_arg = false;
   RawStrings print_only;
   bool loads_project = false;
-  RawStrings safe_options, options_end, output_options;
+  RawStrings safe_options, options_end, output_options, key_options;
   int max_operands = -1;
   int writes_operand = 0;
   const char* analyser = "";

@@ -60,6 +60,7 @@ CommandNode NodeFromRaw(const RawCommandNode& raw) {
   IndexSafeOptions(node);
   node.options_end = Strings(raw.options_end);
   node.output_options = Strings(raw.output_options);
+  node.key_options = Strings(raw.key_options);
   node.max_operands = raw.max_operands;
   node.writes_operand = raw.writes_operand;
   node.analyser = raw.analyser;

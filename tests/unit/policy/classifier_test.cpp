@@ -218,7 +218,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadYaml{"commands:\n  x: {level: L1, runs: teleport}\n", "runs must be"},
         BadYaml{"commands:\n  x: {level: L0, safe_options: [verbose]}\n",
                 "does not start with '-'"},
-        BadYaml{"commands:\n  x: {level: L0, analyser: magic}\n", "analyser must be"}));
+        BadYaml{"commands:\n  x: {level: L0, analyser: magic}\n", "analyser must be"},
+        BadYaml{"commands:\n  ssh:\n    level: L2\n    rules:\n      - {level: L3, max_args: -1}\n",
+                "bad.yaml:5: max_args is a count of words"}));
 
 // A link committed in a project is judged by where it leads: the project
 // is trusted, not every name inside it. A project reached through a link
