@@ -108,11 +108,21 @@ bool PlainOptions(const std::vector<Word>& words, std::size_t index) {
 
 /// Finds the code on a command line: an option's value (-c CODE,
 /// --command=CODE); for shells any short-option cluster with c (-lc, -ec)
-/// makes the first operand code.
+/// makes the first operand code. perl, ruby, R and node take the option more
+/// than once (`perl -e 'print 1' -e 'system(...)'`): every value is code, so
+/// they are judged together.
 CodeOperands FindCodeOperands(const CommandNode& node, const std::vector<Word>& words,
                               std::size_t index) {
   CodeOperands found;
   bool shell_c = false;
+  auto add_code = [&found](std::string_view code) {
+    if (found.code) {
+      *found.code += '\n';
+      *found.code += code;
+    } else {
+      found.code = std::string(code);
+    }
+  };
   for (std::size_t j = index + 1; j < words.size(); ++j) {
     const std::string& text = words[j].text;
     if (text == "--") {
@@ -131,17 +141,17 @@ CodeOperands FindCodeOperands(const CommandNode& node, const std::vector<Word>& 
         if (text == option) {
           is_code_option = true;
           if (node.runs != Runs::kShell && j + 1 < words.size()) {
-            found.code = words[j + 1].text;
+            add_code(words[j + 1].text);
             ++j;
           }
         } else if (option.size() > 2 && text.size() > option.size() &&
                    text.compare(0, option.size() + 1, option + "=") == 0) {
           is_code_option = true;
-          found.code = text.substr(option.size() + 1);
+          add_code(std::string_view(text).substr(option.size() + 1));
         } else if (option.size() == 2 && node.runs != Runs::kShell && text.size() > 2 &&
                    text[1] != '-' && text.compare(0, 2, option) == 0) {
           is_code_option = true;  // -c"code" written together
-          found.code = text.substr(2);
+          add_code(std::string_view(text).substr(2));
         }
       }
       if (node.runs == Runs::kShell && text[1] != '-' && text.find('c') != std::string::npos) {
@@ -149,10 +159,15 @@ CodeOperands FindCodeOperands(const CommandNode& node, const std::vector<Word>& 
         is_code_option = true;
       }
       if (!is_code_option && util::NameIn(text, node.options_with_value)) ++j;
-      if (found.code && node.runs != Runs::kShell) break;
       continue;
     }
-    (shell_c ? found.code : found.script) = text;
+    // After code given as an option, the operands are its arguments or input
+    // files (`perl -ne 'print' log.txt`), not a script to run.
+    if (shell_c) {
+      found.code = text;
+    } else if (!found.code) {
+      found.script = text;
+    }
     break;
   }
   return found;

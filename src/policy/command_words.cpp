@@ -69,6 +69,8 @@ bool FlagMatches(std::string_view flag, std::string_view option) {
            option[flag.size()] == '=';
   }
   if (flag.size() == 2 && flag[0] == '-' && flag[1] != '-') {
+    // A short option with its value attached: -o/etc/x, Go's -o=x.
+    if (option.size() > 2 && option[0] == '-' && option[1] == flag[1]) return true;
     // A cluster of short options: -rf has -r and -f.
     if (option.size() > 2 && option[0] == '-' && option[1] != '-') {
       for (std::size_t i = 1; i < option.size(); ++i) {

@@ -12,6 +12,7 @@
 #include "togmal/util/config_file.h"
 #include "togmal/util/glob.h"
 #include "togmal/util/paths.h"
+#include "togmal/util/text.h"
 #include "walker.h"
 #include "write_content.h"
 
@@ -71,6 +72,13 @@ std::string RealLocation(std::string_view absolute) {
       continue;
     }
     std::string candidate = done + "/" + part;
+    // These name the descriptors of whichever process opens them: at run
+    // time the command's, not togmal's own (the hook's stdout is a pipe to
+    // its host). What follows them is taken as written.
+    if (exists && util::NameIn(candidate, {"/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/fd",
+                                           "/proc/self", "/proc/thread-self"})) {
+      exists = false;
+    }
     if (exists) {
       std::error_code error;
       const fs::file_status status = fs::symlink_status(candidate, error);

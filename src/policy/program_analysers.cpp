@@ -107,8 +107,9 @@ constexpr std::string_view kSharedOutputOptions[] = {
     "-o", "--output", "--output-file", "-fprint", "-fprintf", "-fprint0", "-fls", "--log-file"};
 
 /// The files a command names with one of `options` as its outputs: `-o F`,
-/// `--output=F`, and for a short option that takes a value, `-oF` and a
-/// cluster ending in it (`-so/etc/x` is `-s -o /etc/x`, as getopt reads it).
+/// `--output=F` (`-coverprofile=F`), and for a short option that takes a
+/// value, `-oF`, `-o=F` (Go's flags) and a cluster ending in it (`-so/etc/x`
+/// is `-s -o /etc/x`, as getopt reads it).
 std::vector<std::string_view> OutputFiles(const CommandNode& entry,
                                           std::span<const std::string_view> options,
                                           const std::vector<Word>& words, std::size_t start) {
@@ -124,7 +125,8 @@ std::vector<std::string_view> OutputFiles(const CommandNode& entry,
     for (std::string_view option : options) {
       if (text == option) {
         if (has_next) files.push_back(words[i + 1].text);
-      } else if (option.starts_with("--")) {
+      } else if (option.size() > 2) {
+        // `--output=F`, and Go's one-dash spelling `-coverprofile=F`.
         if (text.size() > option.size() && text.starts_with(option) && text[option.size()] == '=') {
           files.push_back(text.substr(option.size() + 1));
         }
@@ -138,7 +140,9 @@ std::vector<std::string_view> OutputFiles(const CommandNode& entry,
           flags_before = flags_before && std::isalpha(static_cast<unsigned char>(text[k])) != 0;
         }
         if (!flags_before) continue;
-        if (at + 1 < text.size()) {
+        if (at == 1 && text.size() > 2 && text[2] == '=') {
+          files.push_back(text.substr(3));  // Go's flags: `-o=F` is F
+        } else if (at + 1 < text.size()) {
           files.push_back(text.substr(at + 1));
         } else if (at > 1 && has_next) {
           files.push_back(words[i + 1].text);  // `-so F`

@@ -52,7 +52,7 @@ struct ArgView {
 
 ArgView ViewArgs(const std::vector<Word>& words, std::size_t from,
                  const std::vector<std::string>& options_with_value);
-/// `-rf` matches `-r` and `-f`; `--force=x` matches `--force`.
+/// `-rf` matches `-r` and `-f`; `-o/x` and `-o=x` match `-o`; `--force=x` matches `--force`.
 bool FlagMatches(std::string_view flag, std::string_view option);
 bool AnyFlag(const ArgView& view, const std::vector<std::string>& flags);
 bool ArgMatches(const std::vector<std::string>& patterns, std::string_view arg);
