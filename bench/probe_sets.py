@@ -4,8 +4,11 @@
 A probe set is JSON lines, one Claude Code PreToolUse input per line with its
 expectation: {"id", "expect", "input": {...}, "class"?}. Attack sets expect
 "deny" or "not_allow"; everyday sets expect "silent" or "prompt_ok". Each line
-runs as a new hook process, as Claude Code runs it, in a throwaway HOME and
-database, so nothing of the person running this leaks in.
+runs as a new hook process, as Claude Code runs it, with togmal's settings and
+database in a throwaway folder, so nothing of the person running this leaks in.
+HOME is the persona's (/home/NAME from the call's cwd, else the throwaway
+folder): a HOME under /tmp would make `~` a scratch folder, and `cd ~ && rm -rf
+x` would be asked where the writer's machine denies it.
 
     bench/probe_sets.py build/dev/togmal /path/attacks.jsonl [--misses]
 """
@@ -47,8 +50,11 @@ def main() -> int:
         by_class = collections.defaultdict(collections.Counter)
         misses = []
         for probe in probes:
+            parts = probe["input"].get("cwd", "").split("/")
+            persona = "/home/" + parts[2] if len(parts) > 2 and parts[1] == "home" and parts[2] else home
             run = subprocess.run([args.togmal, "hook"], input=json.dumps(probe["input"]),
-                                 capture_output=True, text=True, env=env, timeout=30)
+                                 capture_output=True, text=True, env={**env, "HOME": persona},
+                                 timeout=30)
             got = answer_of(run.stdout)
             expect = probe["expect"]
             if expect == "deny":
