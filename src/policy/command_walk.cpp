@@ -225,12 +225,47 @@ Walker::JudgedCommand Walker::JudgeCommand(const CommandNode& program,
   return command;
 }
 
+namespace {
+
+/// Where an entry's own words end for its rules: after the option that hands
+/// the rest of the line to another program and that option's value
+/// (`python -c CODE --version`: --version is CODE's argument, and python runs
+/// CODE), or after the first operand for `options_end: ["*"]`.
+std::size_t OwnWordsEnd(const CommandNode& node, const std::vector<Word>& words, std::size_t from) {
+  if (node.options_end.empty()) return words.size();
+  const bool operand_ends = util::NameIn("*", node.options_end);
+  for (std::size_t i = from; i < words.size(); ++i) {
+    const std::string_view text = words[i].text;
+    if (text == "--") return words.size();
+    if (!IsOptionWord(text)) {
+      if (operand_ends) return i + 1;
+      continue;
+    }
+    for (const std::string& end : node.options_end) {
+      if (end == "*") continue;
+      if (text == end) return std::min(i + 2, words.size());
+      const bool attached =
+          end.size() == 2 ? text.size() > 2 && text[1] != '-' && text.starts_with(end)  // -cCODE
+                          : text.starts_with(end + "=");
+      if (attached) return i + 1;
+    }
+    if (util::NameIn(text, node.options_with_value)) ++i;
+  }
+  return words.size();
+}
+
+}  // namespace
+
 void Walker::ApplyRules(JudgedCommand& command, const std::vector<Word>& words,
                         std::size_t start) const {
   const bool in_project = !line_.cwd_unknown && line_.cwd_in_project;
   const std::vector<Word> in_scratch = WordsInScratch(words, start, in_project);
-  const std::vector<Word>& rule_words = in_scratch.empty() ? words : in_scratch;
+  const std::vector<Word>& all_words = in_scratch.empty() ? words : in_scratch;
   const PathStep& deepest = command.path.back();
+  // Rules see the entry's own words only.
+  const std::vector<Word> rule_words(
+      all_words.begin(), all_words.begin() + static_cast<std::ptrdiff_t>(OwnWordsEnd(
+                                                 *deepest.node, all_words, deepest.index + 1)));
   command.level = deepest.node->level;
   command.why = deepest.node->why;
   {
