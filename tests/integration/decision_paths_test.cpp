@@ -113,8 +113,8 @@ TEST(DecisionPaths, HookCheckExplainAndTheMcpToolAgree) {
   // The cases in a fixed shuffled order, so that any prefix of them samples
   // every table; past the deadline the rest are left out rather than the
   // test overrunning its CTest timeout on a slow or loaded machine (a
-  // sanitizer build's process costs ten times a plain one's). A floor of
-  // cases must still have been checked.
+  // sanitizer build's process costs ten to a hundred times a plain one's).
+  // A floor of cases must still have been checked.
   std::vector<std::size_t> order(cases.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::shuffle(order.begin(), order.end(), std::mt19937(20261128));
@@ -172,7 +172,13 @@ TEST(DecisionPaths, HookCheckExplainAndTheMcpToolAgree) {
     ++checked;
   }
   std::printf("checked %zu of %zu cases on all four paths\n", checked, cases.size());
-  EXPECT_GE(checked, std::min<std::size_t>(order.size(), 150));
+  // Under a sanitizer on a loaded machine a process can take a second or two
+  // to start (TOGMAL_DECISION_PATHS_MINIMUM lowers the floor there).
+  std::size_t minimum = 150;
+  if (const char* value = std::getenv("TOGMAL_DECISION_PATHS_MINIMUM")) {
+    minimum = std::strtoul(value, nullptr, 10);
+  }
+  EXPECT_GE(checked, std::min(order.size(), minimum));
 }
 
 }  // namespace
