@@ -230,13 +230,17 @@ namespace {
 /// Where an entry's own words end for its rules: after the option that hands
 /// the rest of the line to another program and that option's value
 /// (`python -c CODE --version`: --version is CODE's argument, and python runs
-/// CODE), or after the first operand for `options_end: ["*"]`.
+/// CODE), after a `--` the entry lists (`cargo run -- ARGS`), or after the
+/// first operand for `options_end: ["*"]`.
 std::size_t OwnWordsEnd(const CommandNode& node, const std::vector<Word>& words, std::size_t from) {
   if (node.options_end.empty()) return words.size();
   const bool operand_ends = util::NameIn("*", node.options_end);
   for (std::size_t i = from; i < words.size(); ++i) {
     const std::string_view text = words[i].text;
-    if (text == "--") return words.size();
+    if (text == "--") {
+      if (operand_ends) return std::min(i + 2, words.size());  // `dune exec -- PROG ARGS`
+      return util::NameIn("--", node.options_end) ? i + 1 : words.size();
+    }
     if (!IsOptionWord(text)) {
       if (operand_ends) return i + 1;
       continue;
@@ -262,14 +266,15 @@ void Walker::ApplyRules(JudgedCommand& command, const std::vector<Word>& words,
   const std::vector<Word> in_scratch = WordsInScratch(words, start, in_project);
   const std::vector<Word>& all_words = in_scratch.empty() ? words : in_scratch;
   const PathStep& deepest = command.path.back();
-  // Rules see the entry's own words only.
-  const std::vector<Word> rule_words(
-      all_words.begin(), all_words.begin() + static_cast<std::ptrdiff_t>(OwnWordsEnd(
-                                                 *deepest.node, all_words, deepest.index + 1)));
+  // Each step's rules see that entry's own words only.
+  const auto view_of = [&](const PathStep& step) {
+    return ViewArgs(all_words, step.index + 1, step.node->options_with_value,
+                    OwnWordsEnd(*step.node, all_words, step.index + 1));
+  };
   command.level = deepest.node->level;
   command.why = deepest.node->why;
   {
-    const ArgView view = ViewArgs(rule_words, deepest.index + 1, deepest.node->options_with_value);
+    const ArgView view = view_of(deepest);
     for (const ArgRule& rule : deepest.node->rules) {
       if (RuleMatches(rule, view, tables_.settings.profile, in_project)) {
         command.level = rule.level;
@@ -281,7 +286,7 @@ void Walker::ApplyRules(JudgedCommand& command, const std::vector<Word>& words,
   }
   for (std::size_t p = 0; p + 1 < command.path.size(); ++p) {
     const PathStep& step = command.path[p];
-    const ArgView view = ViewArgs(rule_words, step.index + 1, step.node->options_with_value);
+    const ArgView view = view_of(step);
     for (const ArgRule& rule : step.node->rules) {
       if (RuleMatches(rule, view, tables_.settings.profile, in_project)) {
         if (rule.level > command.level) {

@@ -33,10 +33,11 @@ std::string_view GenericPhrase(Level level) {
 }
 
 ArgView ViewArgs(const std::vector<Word>& words, std::size_t from,
-                 const std::vector<std::string>& options_with_value) {
+                 const std::vector<std::string>& options_with_value, std::size_t to) {
   ArgView view;
   bool only_positionals = false;
-  for (std::size_t i = from; i < words.size(); ++i) {
+  const std::size_t end = std::min(to, words.size());
+  for (std::size_t i = from; i < end; ++i) {
     std::string_view text = words[i].text;
     view.all.push_back(text);
     if (only_positionals) {
@@ -51,7 +52,7 @@ ArgView ViewArgs(const std::vector<Word>& words, std::size_t from,
     }
     if (IsOptionWord(text) || (text.size() > 1 && text.front() == '+' && text[1] == 'o')) {
       view.options.push_back(text);
-      if (util::NameIn(text, options_with_value) && i + 1 < words.size()) {
+      if (util::NameIn(text, options_with_value) && i + 1 < end) {
         ++i;
         view.all.push_back(words[i].text);
       }

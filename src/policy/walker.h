@@ -41,8 +41,8 @@ inline bool IsOptionWord(std::string_view word) { return word.size() > 1 && word
 std::size_t CommandWordsStart(const CommandNode& node, const std::vector<Word>& words,
                               std::size_t index);
 
-/// The words of one command from `from` on, split into options and
-/// positional arguments, knowing which options take a value.
+/// The words of one command from `from` up to `to` (default: all), split
+/// into options and positional arguments, knowing which options take a value.
 struct ArgView {
   std::vector<std::string_view> options;  // as written, `--x=y` included
   std::vector<std::string_view> positionals;
@@ -51,7 +51,8 @@ struct ArgView {
 };
 
 ArgView ViewArgs(const std::vector<Word>& words, std::size_t from,
-                 const std::vector<std::string>& options_with_value);
+                 const std::vector<std::string>& options_with_value,
+                 std::size_t to = static_cast<std::size_t>(-1));
 /// `-rf` matches `-r` and `-f`; `-o/x` and `-o=x` match `-o`; `--force=x` matches `--force`.
 bool FlagMatches(std::string_view flag, std::string_view option);
 bool AnyFlag(const ArgView& view, const std::vector<std::string>& flags);
