@@ -31,8 +31,11 @@ using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 // How long the hook's audit append waits for another process's write lock:
-// well inside the decision budget, far above a commit's usual ~1 ms.
-constexpr int kHookBusyTimeoutMs = 400;
+// two fifths of the decision budget (400 ms of the default 1 s), far above a
+// commit's usual ~1 ms, and leaving the rest of the budget for the decision.
+// It follows `hook.budget_ms`, so a person who gives the hook more time on a
+// busy machine also gives it more time to win the lock.
+int BusyTimeoutMs(int budget_ms) { return std::max(1, budget_ms * 2 / 5); }
 
 // How much of input that could not be parsed is stored.
 constexpr std::size_t kMalformedCutBytes = 2000;
@@ -57,6 +60,7 @@ struct Progress {
   std::shared_ptr<const check::ToolCallRequest> call;
   store::AuditOptions audit;
   bool sync_every_commit = true;  ///< the safe reading until settings.yaml says otherwise
+  int busy_timeout_ms = BusyTimeoutMs(rules::DecisionSettings{}.budget_ms);
   /// Settings files that could not be read, parsed or validated: while there
   /// is one, nothing is auto-approved (check::Judge::Decide).
   std::vector<std::string> broken_settings;
@@ -96,11 +100,11 @@ class HookConnection {
 };
 
 check::Judge HookJudge(const HookOptions& options, const store::AuditOptions& audit,
-                       bool sync_every_commit) {
+                       bool sync_every_commit, int busy_timeout_ms) {
   std::filesystem::path path =
       options.database.empty() ? store::DefaultDatabasePath() : options.database;
   auto connection = std::make_shared<HookConnection>(
-      std::move(path), store::OpenOptions{.busy_timeout_ms = kHookBusyTimeoutMs,
+      std::move(path), store::OpenOptions{.busy_timeout_ms = busy_timeout_ms,
                                           .sync_every_commit = sync_every_commit,
                                           .short_lived_writer = true});
   return check::Judge({.via = "hook",
@@ -142,6 +146,7 @@ void LoadHookSettings(Progress& state) {
   state.settings = settings;
   state.audit = audit;
   state.sync_every_commit = sync_every_commit;
+  state.busy_timeout_ms = BusyTimeoutMs(settings.budget_ms);
   state.broken_settings = std::move(broken);
 }
 
@@ -150,17 +155,19 @@ void LoadHookSettings(Progress& state) {
 void RecordOutcomes(const AfterToolUse& event, const HookOptions& options, Progress& state) {
   store::AuditOptions audit;
   bool sync_every_commit = true;
+  int busy_timeout_ms = 0;
   {
     std::lock_guard lock(state.mutex);
     state.quiet = true;
     state.stage = "recording the call's outcome";
     audit = state.audit;
     sync_every_commit = state.sync_every_commit;
+    busy_timeout_ms = state.busy_timeout_ms;
   }
   SetDyingAnswer("");
   HookConnection connection(
       options.database.empty() ? store::DefaultDatabasePath() : options.database,
-      store::OpenOptions{.busy_timeout_ms = kHookBusyTimeoutMs,
+      store::OpenOptions{.busy_timeout_ms = busy_timeout_ms,
                          .sync_every_commit = sync_every_commit,
                          .short_lived_writer = true});
   auto database = connection.Get();
@@ -197,7 +204,8 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
         return {};  // nothing to answer
       }
     }
-    const check::Judge judge = HookJudge(options, state.audit, state.sync_every_commit);
+    const check::Judge judge =
+        HookJudge(options, state.audit, state.sync_every_commit, state.busy_timeout_ms);
     if (input.size() > kMaxHookInputBytes) {
       return HostAnswer(options.host, judge
                                           .Refuse(malformed, settings,
@@ -239,12 +247,13 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
     std::lock_guard lock(state.mutex);
     const check::ToolCallRequest unread;
     const check::ToolCallRequest& call = state.call ? *state.call : unread;
-    return HostAnswer(options.host,
-                      HookJudge(options, state.audit, state.sync_every_commit)
-                          .Refuse(call, state.settings, std::string("internal error: ") + e.what(),
-                                  started, state.broken_settings)
-                          .decision,
-                      call.hook_event_name);
+    return HostAnswer(
+        options.host,
+        HookJudge(options, state.audit, state.sync_every_commit, state.busy_timeout_ms)
+            .Refuse(call, state.settings, std::string("internal error: ") + e.what(), started,
+                    state.broken_settings)
+            .decision,
+        call.hook_event_name);
   } catch (...) {
     return std::string(LastResortAnswer(options.host));
   }
@@ -366,6 +375,7 @@ int RunHookProcess(const HookOptions& options) {
       std::vector<std::string> broken_settings;
       store::AuditOptions audit;
       bool sync_every_commit = true;
+      int busy_timeout_ms = 0;
       {
         std::lock_guard lock(progress.mutex);
         if (progress.quiet) {
@@ -379,6 +389,7 @@ int RunHookProcess(const HookOptions& options) {
         broken_settings = progress.broken_settings;
         audit = progress.audit;
         sync_every_commit = progress.sync_every_commit;
+        busy_timeout_ms = progress.busy_timeout_ms;
       }
       if (!call) {
         auto unread = std::make_shared<check::ToolCallRequest>();
@@ -393,7 +404,7 @@ int RunHookProcess(const HookOptions& options) {
       // input bounded (store/stored_input.h) however large it is.
       const int code = WriteAnswer(
           HostAnswer(options.host, rules::ErrorDecision(settings, why), call->hook_event_name));
-      HookJudge(options, audit, sync_every_commit)
+      HookJudge(options, audit, sync_every_commit, busy_timeout_ms)
           .Refuse(*call, settings, why, started, broken_settings);
       return code;
     });

@@ -78,6 +78,11 @@ TEST_F(CheckToolCall, TwoServersAndHooksShareOneAuditChain) {
   // decision must land in one valid chain.
   constexpr std::size_t kCallsPerServer = 60;
   constexpr int kHooks = 8;
+  // Each hook must win the write lock, which two busy servers hold in turn.
+  // A hook waits two fifths of its budget for it and then answers `ask` by
+  // design; on a loaded 2-core machine the default 400 ms was sometimes too
+  // short, so this machine's person gives the hook 20 s.
+  std::ofstream(root_ / "config/togmal/settings.yaml") << "hook:\n  budget_ms: 20000\n";
   ServeClient first({}, env_);
   ServeClient second({}, env_);
   first.Initialize("2025-11-25");

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -395,9 +396,50 @@ TEST_F(HookBudget, ALockedDatabaseDoesNotDelayTheFallback) {
   ASSERT_TRUE(line.has_value()) << hook.Stderr();
   EXPECT_EQ(Decision(*line), "ask");
   EXPECT_LT(took, std::chrono::milliseconds(1000) + start_cost)
-      << "300 ms budget, 400 ms lock wait after it";
+      << "300 ms budget, then the watchdog's own 120 ms lock wait";
   EXPECT_EQ(hook.Wait(std::chrono::seconds(20)), 0);
   lock.reset();  // rolled back: the lock is released
+  ExpectVerifiedTrail();
+}
+
+TEST_F(HookBudget, TheLockWaitFollowsTheBudget) {
+  // A hook waits two fifths of its budget for another process's write lock,
+  // so a person who gives the hook more time on a busy machine also gives it
+  // more time to record its decision. Here the lock is held 1.5 s: far past
+  // the default budget's 400 ms wait, inside an 8 s budget's 3.2 s.
+  Settings("hook:\n  budget_ms: 60000\n");
+  ASSERT_EQ(RunProcess({TogmalBinary(), "hook"}, Event("Bash", {{"command", "ls"}}).dump(), env_,
+                       std::chrono::seconds(60))
+                .exit_code,
+            0);
+  // The lock is released after `hold`, or once the hook has answered.
+  auto hold_lock_then_run_hook = [&](std::optional<std::chrono::milliseconds> hold) {
+    SQLite::Database locker((root_ / "togmal.db").string(), SQLite::OPEN_READWRITE);
+    auto lock =
+        std::make_unique<SQLite::Transaction>(locker, SQLite::TransactionBehavior::IMMEDIATE);
+    std::thread release;
+    if (hold) {
+      release = std::thread([&] {
+        std::this_thread::sleep_for(*hold);
+        lock.reset();  // rolled back: the lock is released
+      });
+    }
+    auto result = RunProcess({TogmalBinary(), "hook"}, Event("Bash", {{"command", "ls"}}).dump(),
+                             env_, std::chrono::seconds(60));
+    if (release.joinable()) release.join();
+    return result;
+  };
+  Settings("hook:\n  budget_ms: 8000\n");
+  const auto waited = hold_lock_then_run_hook(std::chrono::milliseconds(1500));
+  ASSERT_EQ(waited.exit_code, 0) << waited.err;
+  EXPECT_EQ(Decision(waited.out), "allow") << waited.out << waited.err;
+
+  // With the default budget a lock held throughout outlasts the wait: the
+  // decision cannot be recorded, so it is not an approval.
+  Settings("hook:\n  budget_ms: 1000\n");
+  const auto gave_up = hold_lock_then_run_hook(std::nullopt);
+  ASSERT_EQ(gave_up.exit_code, 0) << gave_up.err;
+  EXPECT_EQ(Decision(gave_up.out), "ask") << gave_up.out << gave_up.err;
   ExpectVerifiedTrail();
 }
 
