@@ -79,12 +79,40 @@ void BindText(SQLite::Statement& statement, int index, const std::string& text) 
   }
 }
 
-void BindJson(SQLite::Statement& statement, int index, const json& value) {
-  if (value.is_null()) {
-    statement.bind(index);
-  } else {
-    statement.bind(index, Dump(value));
-  }
+// A JSON field as stored: its text, or NULL for null.
+std::string StoredJson(const json& value) { return value.is_null() ? std::string() : Dump(value); }
+
+// The canonical text of an entry whose JSON fields are already serialised
+// (StoredJson): the bytes nlohmann's dump() of the whole entry object would
+// give, since it writes an object's keys sorted and a nested value exactly
+// as it writes that value alone, without building and copying the object.
+std::string ComposeCanonicalJson(const AuditEntry& entry, std::string_view input,
+                                 std::string_view reasons, std::string_view detail) {
+  auto text = [](std::string_view value) { return Dump(json(value)); };
+  auto raw = [](std::string_view stored) {
+    return stored.empty() ? std::string_view("null") : stored;
+  };
+  std::string out;
+  out.reserve(input.size() + reasons.size() + detail.size() + entry.session.size() +
+              entry.tool_name.size() + 256);
+  // Keys in std::map order, as nlohmann::json keeps them.
+  out += "{\"decision\":" + text(entry.decision);
+  out += ",\"detail\":";
+  out += raw(detail);
+  out += ",\"id\":" + std::to_string(entry.id);
+  out += ",\"input\":";
+  out += raw(input);
+  out += ",\"kind\":" + text(AuditKindName(entry.kind));
+  out += ",\"latency_us\":" + std::to_string(entry.latency_us);
+  out += ",\"level\":" + text(entry.level);
+  out += ",\"reasons\":";
+  out += raw(reasons);
+  out += ",\"rule\":" + text(entry.rule);
+  out += ",\"session\":" + text(entry.session);
+  out += ",\"source\":" + text(entry.source);
+  out += ",\"time\":" + text(entry.time);
+  out += ",\"tool_name\":" + text(entry.tool_name) + "}";
+  return out;
 }
 
 struct Tip {
@@ -111,25 +139,29 @@ class Inserter {
         insert_(db, std::string("INSERT INTO audit (") + kColumns +
                         ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)") {}
 
-  void Add(AuditEntry& entry) {
+  void Add(PreparedAuditEntry& prepared) {
+    AuditEntry& entry = prepared.entry;
     if (entry.time.empty()) entry.time = FormatAuditTime(std::chrono::system_clock::now());
     entry.id = tip_.id + 1;
     entry.prev_hash = tip_.hash;
-    entry.hash = ComputeEntryHash(entry, entry.prev_hash);
+    std::string hashed = ComposeCanonicalJson(entry, prepared.input_json, prepared.reasons_json,
+                                              prepared.detail_json);
+    hashed.append(entry.prev_hash);
+    entry.hash = Sha256Hex(hashed);
     insert_.reset();
     insert_.bind(1, entry.id);
     insert_.bind(2, entry.time);
     insert_.bind(3, std::string(AuditKindName(entry.kind)));
     BindText(insert_, 4, entry.session);
     BindText(insert_, 5, entry.tool_name);
-    BindJson(insert_, 6, entry.input);
+    BindText(insert_, 6, prepared.input_json);
     BindText(insert_, 7, entry.decision);
     BindText(insert_, 8, entry.level);
     BindText(insert_, 9, entry.rule);
     BindText(insert_, 10, entry.source);
-    BindJson(insert_, 11, entry.reasons);
+    BindText(insert_, 11, prepared.reasons_json);
     insert_.bind(12, entry.latency_us);
-    BindJson(insert_, 13, entry.detail);
+    BindText(insert_, 13, prepared.detail_json);
     insert_.bind(14, entry.prev_hash);
     insert_.bind(15, entry.hash);
     insert_.exec();
@@ -141,13 +173,16 @@ class Inserter {
   SQLite::Statement insert_;
 };
 
-void AppendInTransaction(SQLite::Database& db, AuditEntry& entry) { Inserter(db).Add(entry); }
-
-// What reading the stored JSON back yields, so the hash computed now equals
-// the one verify computes later.
-json Normalised(const json& value) {
-  if (value.is_null()) return nullptr;
-  return json::parse(Dump(value));
+// Appends an entry togmal wrote itself (a retention checkpoint: nothing to
+// redact) within the caller's transaction.
+void AppendInTransaction(SQLite::Database& db, AuditEntry& entry) {
+  PreparedAuditEntry prepared;
+  prepared.input_json = StoredJson(entry.input);
+  prepared.reasons_json = StoredJson(entry.reasons);
+  prepared.detail_json = StoredJson(entry.detail);
+  prepared.entry = std::move(entry);
+  Inserter(db).Add(prepared);
+  entry = std::move(prepared.entry);
 }
 
 using SqlValue = std::variant<int64_t, std::string>;
@@ -265,23 +300,8 @@ json ToJson(const AuditEntry& entry) {
 }
 
 std::string CanonicalJson(const AuditEntry& entry) {
-  // nlohmann::json objects keep keys sorted, so dump() is canonical.
-  json object = {
-      {"id", entry.id},
-      {"time", entry.time},
-      {"kind", AuditKindName(entry.kind)},
-      {"session", entry.session},
-      {"tool_name", entry.tool_name},
-      {"input", entry.input},
-      {"decision", entry.decision},
-      {"level", entry.level},
-      {"rule", entry.rule},
-      {"source", entry.source},
-      {"reasons", entry.reasons},
-      {"latency_us", entry.latency_us},
-      {"detail", entry.detail},
-  };
-  return Dump(object);
+  return ComposeCanonicalJson(entry, StoredJson(entry.input), StoredJson(entry.reasons),
+                              StoredJson(entry.detail));
 }
 
 std::string ComputeEntryHash(const AuditEntry& entry, std::string_view prev_hash) {
@@ -306,10 +326,12 @@ PreparedAuditEntry PrepareAuditEntry(AuditEntry entry, const AuditOptions& optio
   RedactSecretsIn(entry.detail);
   entry.tool_name = RedactSecrets(util::Shorten(entry.tool_name, kMaxStoredFieldBytes));
   entry.session = RedactSecrets(util::Shorten(entry.session, kMaxStoredFieldBytes));
-  entry.input = Normalised(entry.input);
-  entry.reasons = Normalised(entry.reasons);
-  entry.detail = Normalised(entry.detail);
-  return {std::move(entry)};
+  PreparedAuditEntry prepared;
+  prepared.input_json = StoredJson(entry.input);
+  prepared.reasons_json = StoredJson(entry.reasons);
+  prepared.detail_json = StoredJson(entry.detail);
+  prepared.entry = std::move(entry);
+  return prepared;
 }
 
 Result<int64_t> AuditLog::Append(AuditEntry entry) {
@@ -335,7 +357,7 @@ Result<std::vector<int64_t>> AuditLog::AppendAll(std::vector<PreparedAuditEntry>
     auto insert_all = [&] {
       Inserter inserter(db);
       for (PreparedAuditEntry& prepared : entries) {
-        inserter.Add(prepared.entry);
+        inserter.Add(prepared);
         ids.push_back(prepared.entry.id);
       }
     };

@@ -77,13 +77,17 @@ struct AuditOptions {
 
 /// An entry made ready for storage: its input bounded and (unless raw
 /// storage is on) redacted, its reasons, detail, tool and session redacted,
-/// its JSON normalised to what reading it back yields. A type of its own so
-/// that nothing reaches AppendAll unredacted. Preparing is the CPU-heavy part
-/// of an append and needs no database: a server prepares on the thread that
-/// judged the call, then commits many prepared entries at once
-/// (audit_appender.h).
+/// and its three JSON fields serialised once, as they are stored and hashed
+/// (reading the text back and serialising it again yields the same bytes).
+/// A type of its own so that nothing reaches AppendAll unredacted. Preparing
+/// is the CPU-heavy part of an append and needs no database: a server
+/// prepares on the thread that judged the call, then commits many prepared
+/// entries at once (audit_appender.h).
 struct PreparedAuditEntry {
   AuditEntry entry;
+  std::string input_json;  ///< "" for null (stored as NULL)
+  std::string reasons_json;
+  std::string detail_json;
 };
 PreparedAuditEntry PrepareAuditEntry(AuditEntry entry, const AuditOptions& options);
 

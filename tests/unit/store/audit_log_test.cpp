@@ -107,6 +107,57 @@ TEST(AuditHash, KnownAnswer) {
             "b88970d110b81b6dad261a55ca3efb9449da3b1a895c6910672d144a3ec858eb");
 }
 
+TEST(AuditHash, CanonicalJsonIsTheDumpOfTheWholeEntry) {
+  // The canonical text is composed from the fields' own serialisations; it
+  // must be byte for byte what dumping the entry as one object gives, for
+  // every kind of value a call can carry.
+  AuditEntry entry;
+  entry.id = 9007199254740993;
+  entry.time = "2026-11-28T19:00:00.000001Z";
+  entry.kind = AuditKind::kOutcome;
+  entry.session = std::string("s\xc3 \"quoted\" \u00e9\n\t");
+  entry.tool_name = "mcp__x__y";
+  entry.input = {{"command", std::string("echo \xff\xfe bad \x01")},
+                 {"n", -0.0},
+                 {"f", 0.1},
+                 {"big", 18446744073709551615u},
+                 {"nested", {{"z", json::array({1, "2", nullptr, true})}, {"a", json::object()}}}};
+  entry.decision = "ask";
+  entry.level = "L2";
+  entry.rule = "r";
+  entry.source = "classifier";
+  entry.reasons = json::array({{{"why", "\u2028 line"}}});
+  entry.latency_us = -5;
+  entry.detail = {{"cwd", "/tmp/\xc3\x28"}};
+  const json object = {{"id", entry.id},
+                       {"time", entry.time},
+                       {"kind", "outcome"},
+                       {"session", entry.session},
+                       {"tool_name", entry.tool_name},
+                       {"input", entry.input},
+                       {"decision", entry.decision},
+                       {"level", entry.level},
+                       {"rule", entry.rule},
+                       {"source", entry.source},
+                       {"reasons", entry.reasons},
+                       {"latency_us", entry.latency_us},
+                       {"detail", entry.detail}};
+  EXPECT_EQ(CanonicalJson(entry), object.dump(-1, ' ', false, json::error_handler_t::replace));
+  // Reading the stored text back and writing it again gives the same bytes,
+  // which is why the stored fields need no normalising before they are hashed.
+  const std::string stored = entry.input.dump(-1, ' ', false, json::error_handler_t::replace);
+  EXPECT_EQ(json::parse(stored).dump(-1, ' ', false, json::error_handler_t::replace), stored);
+}
+
+TEST_F(AuditLogTest, AwkwardValuesVerifyAfterStorage) {
+  AuditEntry entry = Decision(1);
+  entry.input = {{"command", "ls"}, {"n", -0.0}, {"f", 1e300}, {"g", 0.30000000000000004}};
+  entry.detail = {{"big", 18446744073709551615u}, {"neg", -9223372036854775807 - 1}};
+  ASSERT_TRUE(log_.Append(entry).ok());
+  VerifyReport report = MustVerify();
+  EXPECT_TRUE(report.ok) << report.problem;
+}
+
 TEST_F(AuditLogTest, RedactsInputAndReasonsUnlessRawIsOptedIn) {
   AuditEntry entry = Decision(1);
   entry.input = {{"command", "curl -H 'Authorization: Bearer abcdefghijk' https://x"}};
