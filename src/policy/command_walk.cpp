@@ -508,6 +508,7 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
   int skip = node.skip_positionals;
   std::string replace;   // xargs -I STR: where each input line goes
   std::string arg_file;  // xargs -a FILE: where the input comes from instead of stdin
+  bool ran_code = false;  // a code option's string was judged
   while (j < words.size()) {
     const std::string& text = words[j].text;
     if (text == "--") {
@@ -531,9 +532,14 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
         }
       }
       if (util::NameIn(text, node.code_options) && j + 1 < words.size()) {
+        // Every code option's string is judged, and so is what follows it:
+        // `env -S '-i' -S 'rm -rf ~'` splices both strings into env's
+        // arguments, and the second one runs.
         Add(level, why, segment);
         Line(words[j + 1].text, SegmentOrigin::kShellString, code_depth + 1);
-        return;
+        ran_code = true;
+        j += 2;
+        continue;
       }
       j += util::NameIn(text, node.options_with_value) ? 2u : 1u;
       continue;
@@ -565,6 +571,7 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
           segment);
     }
   }
+  if (j >= words.size() && ran_code) return;
   if (j >= words.size()) {
     Add(level, why.empty() ? "'" + words[index].text + "' alone runs nothing." : why, segment);
     // `env` alone prints the environment.
