@@ -576,7 +576,11 @@ class Loader {
 }  // namespace
 
 Result<void> ParseTables(std::string_view yaml, std::string_view source, Tables& tables) {
-  auto parsed = util::ParseYaml(yaml, source);  // bounded: aliases, depth
+  // Bounded (aliases, depth), with room for the tables themselves: the
+  // built-in file is about 200,000 nodes with its aliases expanded, and a
+  // person's override may be a copy of it.
+  constexpr util::YamlLimits kLimits{.max_nodes = 1'000'000};
+  auto parsed = util::ParseYaml(yaml, source, kLimits);
   if (!parsed) return Fail(parsed.error());
   const YAML::Node& root = *parsed;
   try {

@@ -17,7 +17,8 @@
 namespace togmal::util {
 
 struct YamlLimits {
-  /// Nodes visited with every alias expanded. The built-in files have ~5,000.
+  /// Nodes visited with every alias expanded. The built-in settings and rules
+  /// have a few thousand; the classifier tables raise it for themselves.
   std::size_t max_nodes = 200'000;
   /// Nesting of maps and sequences.
   std::size_t max_depth = 64;
