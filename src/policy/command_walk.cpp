@@ -506,8 +506,8 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
   const std::string& why = command.why;
   std::size_t j = index + 1;
   int skip = node.skip_positionals;
-  std::string replace;   // xargs -I STR: where each input line goes
-  std::string arg_file;  // xargs -a FILE: where the input comes from instead of stdin
+  std::string replace;    // xargs -I STR: where each input line goes
+  std::string arg_file;   // xargs -a FILE: where the input comes from instead of stdin
   bool ran_code = false;  // a code option's string was judged
   while (j < words.size()) {
     const std::string& text = words[j].text;

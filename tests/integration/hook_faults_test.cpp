@@ -48,6 +48,15 @@ class HookFaults : public ::testing::Test {
     std::ofstream(root_ / "config/togmal/settings.yaml") << yaml;
   }
 
+  // The database and its first entry, made by one unhurried hook.
+  void CreateDatabase() const {
+    Settings("hook:\n  budget_ms: 60000\n");
+    ASSERT_EQ(RunProcess({TogmalBinary(), "hook"}, Event("Bash", {{"command", "ls"}}).dump(), env_,
+                         std::chrono::seconds(60))
+                  .exit_code,
+              0);
+  }
+
   json Event(const std::string& tool, const json& input) const {
     return {{"session_id", "9f3c2a7e-1b2d-4c5e-8f90-123456789abc"},
             {"cwd", (root_ / "proj").string()},
@@ -152,11 +161,7 @@ TEST_F(HookFaults, CursorsFileReadIsRefusedWhenASignalStopsTheHook) {
   // signal's answer is deny there. The database is locked, so the hook is
   // still deciding when the signal comes (if the lock wait ends first, the
   // unrecorded decision is an ask, which that event turns into deny too).
-  Settings("hook:\n  budget_ms: 60000\n");
-  ASSERT_EQ(RunProcess({TogmalBinary(), "hook"}, Event("Bash", {{"command", "ls"}}).dump(), env_,
-                       std::chrono::seconds(60))
-                .exit_code,
-            0);
+  ASSERT_NO_FATAL_FAILURE(CreateDatabase());
   SQLite::Database locker((root_ / "togmal.db").string(), SQLite::OPEN_READWRITE);
   auto lock = std::make_unique<SQLite::Transaction>(locker, SQLite::TransactionBehavior::IMMEDIATE);
   ChildProcess hook({TogmalBinary(), "hook", "--host", "cursor"}, env_);
@@ -193,12 +198,8 @@ TEST_F(HookFaults, SigpipeIsIgnoredAndTheRealDecisionFollows) {
 }
 
 TEST_F(HookFaults, SigtermWhileTheDatabaseIsLockedStillAnswers) {
-  Settings("hook:\n  budget_ms: 60000\n");
   // Create the database, then hold its write lock.
-  ASSERT_EQ(RunProcess({TogmalBinary(), "hook"}, Event("Bash", {{"command", "ls"}}).dump(), env_,
-                       std::chrono::seconds(60))
-                .exit_code,
-            0);
+  ASSERT_NO_FATAL_FAILURE(CreateDatabase());
   SQLite::Database locker((root_ / "togmal.db").string(), SQLite::OPEN_READWRITE);
   auto lock = std::make_unique<SQLite::Transaction>(locker, SQLite::TransactionBehavior::IMMEDIATE);
   ChildProcess hook({TogmalBinary(), "hook"}, env_);
@@ -379,11 +380,7 @@ TEST_F(HookBudget, TheHostsOtherFieldsAreStoredBoundedToo) {
 TEST_F(HookBudget, ALockedDatabaseDoesNotDelayTheFallback) {
   // The watchdog answers first and records afterwards, so a lock held past
   // the hook's busy timeout does not push the answer past the budget.
-  Settings("hook:\n  budget_ms: 60000\n");
-  ASSERT_EQ(RunProcess({TogmalBinary(), "hook"}, Event("Bash", {{"command", "ls"}}).dump(), env_,
-                       std::chrono::seconds(60))
-                .exit_code,
-            0);
+  ASSERT_NO_FATAL_FAILURE(CreateDatabase());
   Settings("hook:\n  budget_ms: 300\n");
   const Clock::duration start_cost = StartCost(env_);
   SQLite::Database locker((root_ / "togmal.db").string(), SQLite::OPEN_READWRITE);
@@ -407,11 +404,7 @@ TEST_F(HookBudget, TheLockWaitFollowsTheBudget) {
   // so a person who gives the hook more time on a busy machine also gives it
   // more time to record its decision. Here the lock is held 1.5 s: far past
   // the default budget's 400 ms wait, inside an 8 s budget's 3.2 s.
-  Settings("hook:\n  budget_ms: 60000\n");
-  ASSERT_EQ(RunProcess({TogmalBinary(), "hook"}, Event("Bash", {{"command", "ls"}}).dump(), env_,
-                       std::chrono::seconds(60))
-                .exit_code,
-            0);
+  ASSERT_NO_FATAL_FAILURE(CreateDatabase());
   // The lock is released after `hold`, or once the hook has answered.
   auto hold_lock_then_run_hook = [&](std::optional<std::chrono::milliseconds> hold) {
     SQLite::Database locker((root_ / "togmal.db").string(), SQLite::OPEN_READWRITE);
