@@ -37,6 +37,20 @@ using Clock = std::chrono::steady_clock;
 // busy machine also gives it more time to win the lock.
 int BusyTimeoutMs(int budget_ms) { return std::max(1, budget_ms * 2 / 5); }
 
+// How the hook opens the audit database before settings.yaml is read, and
+// when it cannot be: an fsync per entry is the safe reading of `audit.sync`.
+store::OpenOptions HookOpenOptions(int budget_ms, bool sync_every_commit = true) {
+  return store::OpenOptions{.busy_timeout_ms = BusyTimeoutMs(budget_ms),
+                            .sync_every_commit = sync_every_commit,
+                            .short_lived_writer = true};
+}
+
+// When the budget has run out the host has its answer, but it waits for the
+// process to end: the watchdog's record of that answer waits for the lock at
+// most this long, however large the budget (a lock held longer loses the
+// record, which is logged).
+constexpr int kWatchdogRecordingWaitMs = 2000;
+
 // How much of input that could not be parsed is stored.
 constexpr std::size_t kMalformedCutBytes = 2000;
 
@@ -59,8 +73,8 @@ struct Progress {
   /// Shared, not copied: the input can be 50 MB.
   std::shared_ptr<const check::ToolCallRequest> call;
   store::AuditOptions audit;
-  bool sync_every_commit = true;  ///< the safe reading until settings.yaml says otherwise
-  int busy_timeout_ms = BusyTimeoutMs(rules::DecisionSettings{}.budget_ms);
+  /// How the audit database is opened: the lock wait follows the budget.
+  store::OpenOptions open = HookOpenOptions(rules::DecisionSettings{}.budget_ms);
   /// Settings files that could not be read, parsed or validated: while there
   /// is one, nothing is auto-approved (check::Judge::Decide).
   std::vector<std::string> broken_settings;
@@ -100,13 +114,10 @@ class HookConnection {
 };
 
 check::Judge HookJudge(const HookOptions& options, const store::AuditOptions& audit,
-                       bool sync_every_commit, int busy_timeout_ms) {
+                       const store::OpenOptions& open) {
   std::filesystem::path path =
       options.database.empty() ? store::DefaultDatabasePath() : options.database;
-  auto connection = std::make_shared<HookConnection>(
-      std::move(path), store::OpenOptions{.busy_timeout_ms = busy_timeout_ms,
-                                          .sync_every_commit = sync_every_commit,
-                                          .short_lived_writer = true});
+  auto connection = std::make_shared<HookConnection>(std::move(path), open);
   return check::Judge({.via = "hook",
                        .recording = check::Recording::kAudited,
                        .audit = [connection, audit](store::AuditEntry entry) -> Result<int64_t> {
@@ -145,8 +156,7 @@ void LoadHookSettings(Progress& state) {
   std::lock_guard lock(state.mutex);
   state.settings = settings;
   state.audit = audit;
-  state.sync_every_commit = sync_every_commit;
-  state.busy_timeout_ms = BusyTimeoutMs(settings.budget_ms);
+  state.open = HookOpenOptions(settings.budget_ms, sync_every_commit);
   state.broken_settings = std::move(broken);
 }
 
@@ -154,22 +164,17 @@ void LoadHookSettings(Progress& state) {
 // cannot be recorded is logged.
 void RecordOutcomes(const AfterToolUse& event, const HookOptions& options, Progress& state) {
   store::AuditOptions audit;
-  bool sync_every_commit = true;
-  int busy_timeout_ms = 0;
+  store::OpenOptions open;
   {
     std::lock_guard lock(state.mutex);
     state.quiet = true;
     state.stage = "recording the call's outcome";
     audit = state.audit;
-    sync_every_commit = state.sync_every_commit;
-    busy_timeout_ms = state.busy_timeout_ms;
+    open = state.open;
   }
   SetDyingAnswer("");
   HookConnection connection(
-      options.database.empty() ? store::DefaultDatabasePath() : options.database,
-      store::OpenOptions{.busy_timeout_ms = busy_timeout_ms,
-                         .sync_every_commit = sync_every_commit,
-                         .short_lived_writer = true});
+      options.database.empty() ? store::DefaultDatabasePath() : options.database, open);
   auto database = connection.Get();
   if (!database) {
     spdlog::warn("{}: the outcome is not recorded: {}", event.event, database.error());
@@ -204,8 +209,7 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
         return {};  // nothing to answer
       }
     }
-    const check::Judge judge =
-        HookJudge(options, state.audit, state.sync_every_commit, state.busy_timeout_ms);
+    const check::Judge judge = HookJudge(options, state.audit, state.open);
     if (input.size() > kMaxHookInputBytes) {
       return HostAnswer(options.host, judge
                                           .Refuse(malformed, settings,
@@ -247,13 +251,12 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
     std::lock_guard lock(state.mutex);
     const check::ToolCallRequest unread;
     const check::ToolCallRequest& call = state.call ? *state.call : unread;
-    return HostAnswer(
-        options.host,
-        HookJudge(options, state.audit, state.sync_every_commit, state.busy_timeout_ms)
-            .Refuse(call, state.settings, std::string("internal error: ") + e.what(), started,
-                    state.broken_settings)
-            .decision,
-        call.hook_event_name);
+    return HostAnswer(options.host,
+                      HookJudge(options, state.audit, state.open)
+                          .Refuse(call, state.settings, std::string("internal error: ") + e.what(),
+                                  started, state.broken_settings)
+                          .decision,
+                      call.hook_event_name);
   } catch (...) {
     return std::string(LastResortAnswer(options.host));
   }
@@ -374,8 +377,7 @@ int RunHookProcess(const HookOptions& options) {
       std::string stage;
       std::vector<std::string> broken_settings;
       store::AuditOptions audit;
-      bool sync_every_commit = true;
-      int busy_timeout_ms = 0;
+      store::OpenOptions open;
       {
         std::lock_guard lock(progress.mutex);
         if (progress.quiet) {
@@ -388,8 +390,7 @@ int RunHookProcess(const HookOptions& options) {
         stage = progress.stage;
         broken_settings = progress.broken_settings;
         audit = progress.audit;
-        sync_every_commit = progress.sync_every_commit;
-        busy_timeout_ms = progress.busy_timeout_ms;
+        open = progress.open;
       }
       if (!call) {
         auto unread = std::make_shared<check::ToolCallRequest>();
@@ -404,8 +405,8 @@ int RunHookProcess(const HookOptions& options) {
       // input bounded (store/stored_input.h) however large it is.
       const int code = WriteAnswer(
           HostAnswer(options.host, rules::ErrorDecision(settings, why), call->hook_event_name));
-      HookJudge(options, audit, sync_every_commit, busy_timeout_ms)
-          .Refuse(*call, settings, why, started, broken_settings);
+      open.busy_timeout_ms = std::min(open.busy_timeout_ms, kWatchdogRecordingWaitMs);
+      HookJudge(options, audit, open).Refuse(*call, settings, why, started, broken_settings);
       return code;
     });
     answer = Decide(ReadStdin(kMaxHookInputBytes), options, progress, started);

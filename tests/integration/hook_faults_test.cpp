@@ -436,5 +436,27 @@ TEST_F(HookBudget, TheLockWaitFollowsTheBudget) {
   ExpectVerifiedTrail();
 }
 
+TEST_F(HookBudget, TheWatchdogsRecordWaitsAtMostTwoSecondsForTheLock) {
+  // Once the budget has run out the host has its answer but waits for the
+  // process to end, so the watchdog's record waits at most 2 s for the lock,
+  // not the 4 s that two fifths of a 10 s budget would give the decision.
+  ASSERT_NO_FATAL_FAILURE(CreateDatabase());
+  Settings("hook:\n  budget_ms: 10000\n");
+  SQLite::Database locker((root_ / "togmal.db").string(), SQLite::OPEN_READWRITE);
+  auto lock = std::make_unique<SQLite::Transaction>(locker, SQLite::TransactionBehavior::IMMEDIATE);
+  ChildProcess hook({TogmalBinary(), "hook"}, env_);
+  ASSERT_TRUE(hook.Send(R"({"tool_name": "Bash", "tool_input": {"command": )"));  // no EOF
+  auto line = hook.ReadLine(std::chrono::seconds(40));
+  const auto answered = Clock::now();
+  ASSERT_TRUE(line.has_value()) << hook.Stderr();
+  EXPECT_EQ(Decision(*line), "ask");
+  EXPECT_EQ(hook.Wait(std::chrono::seconds(20)), 0);
+  const auto lingered = Clock::now() - answered;
+  EXPECT_LT(lingered, std::chrono::milliseconds(3500)) << hook.Stderr();
+  EXPECT_NE(hook.Stderr().find("audit: "), std::string::npos) << hook.Stderr();
+  lock.reset();  // rolled back: the lock is released
+  ExpectVerifiedTrail();
+}
+
 }  // namespace
 }  // namespace togmal
