@@ -263,7 +263,9 @@ namespace {
 /// the rest of the line to another program and that option's value
 /// (`python -c CODE --version`: --version is CODE's argument, and python runs
 /// CODE), after a `--` the entry lists (`cargo run -- ARGS`), or after the
-/// first operand for `options_end: ["*"]`.
+/// first operand for `options_end: ["*"]`: an interpreter's options end at
+/// its script (`bash evil.sh -n` passes -n to the script), and the value of
+/// an `operand_values` option (php -S ADDR) is no script.
 std::size_t OwnWordsEnd(const CommandNode& node, const std::vector<Word>& words, std::size_t from) {
   if (node.options_end.empty()) return words.size();
   const bool operand_ends = util::NameIn("*", node.options_end);
@@ -285,7 +287,10 @@ std::size_t OwnWordsEnd(const CommandNode& node, const std::vector<Word>& words,
                           : text.starts_with(end + "=");
       if (attached) return i + 1;
     }
-    if (util::NameIn(text, node.options_with_value)) ++i;
+    if (util::NameIn(text, node.options_with_value) ||
+        (operand_ends && util::NameIn(text, node.operand_values))) {
+      ++i;
+    }
   }
   return words.size();
 }
