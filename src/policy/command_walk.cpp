@@ -23,6 +23,38 @@ std::string ProgramName(const std::string& word) {
   return word;
 }
 
+/// A wrapper's code option written other than as a word of its own, as
+/// getopt reads it: `--split-string=CODE`, `-SCODE`, a cluster of flags
+/// ending in the option (`env -iS'CODE'` is `-i -S 'CODE'`, `env -iS CODE`
+/// takes the next word). A letter that takes a value of its own ends the
+/// cluster first (`env -uS…` unsets `S…`).
+struct AttachedCode {
+  bool found = false;
+  bool in_next_word = false;
+  std::string_view code;
+};
+
+AttachedCode FindAttachedCode(const CommandNode& node, std::string_view text) {
+  if (node.code_options.empty()) return {};
+  for (const std::string& option : node.code_options) {
+    if (option.size() > 2 && option.starts_with("--") && text.size() > option.size() &&
+        text.starts_with(option) && text[option.size()] == '=') {
+      return {true, false, text.substr(option.size() + 1)};
+    }
+  }
+  if (text.size() < 3 || text[0] != '-' || text[1] == '-') return {};
+  for (std::size_t k = 1; k < text.size(); ++k) {
+    const std::string letter{'-', text[k]};
+    if (util::NameIn(letter, node.code_options)) {
+      if (k + 1 == text.size()) return {true, true, {}};
+      return {true, false, text.substr(k + 1)};
+    }
+    if (util::NameIn(letter, node.options_with_value)) return {};
+    if (std::isalnum(static_cast<unsigned char>(text[k])) == 0) return {};
+  }
+  return {};
+}
+
 bool IsFindExec(std::string_view word) {
   return word == "-exec" || word == "-execdir" || word == "-ok" || word == "-okdir";
 }
@@ -231,7 +263,9 @@ namespace {
 /// the rest of the line to another program and that option's value
 /// (`python -c CODE --version`: --version is CODE's argument, and python runs
 /// CODE), after a `--` the entry lists (`cargo run -- ARGS`), or after the
-/// first operand for `options_end: ["*"]`.
+/// first operand for `options_end: ["*"]`: an interpreter's options end at
+/// its script (`bash evil.sh -n` passes -n to the script), and the value of
+/// an `operand_values` option (php -S ADDR) is no script.
 std::size_t OwnWordsEnd(const CommandNode& node, const std::vector<Word>& words, std::size_t from) {
   if (node.options_end.empty()) return words.size();
   const bool operand_ends = util::NameIn("*", node.options_end);
@@ -253,7 +287,10 @@ std::size_t OwnWordsEnd(const CommandNode& node, const std::vector<Word>& words,
                           : text.starts_with(end + "=");
       if (attached) return i + 1;
     }
-    if (util::NameIn(text, node.options_with_value)) ++i;
+    if (util::NameIn(text, node.options_with_value) ||
+        (operand_ends && util::NameIn(text, node.operand_values))) {
+      ++i;
+    }
   }
   return words.size();
 }
@@ -539,6 +576,17 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
         Line(words[j + 1].text, SegmentOrigin::kShellString, code_depth + 1);
         ran_code = true;
         j += 2;
+        continue;
+      }
+      if (const AttachedCode attached = FindAttachedCode(node, text);
+          attached.found && (!attached.in_next_word || j + 1 < words.size())) {
+        // The same, with the string attached or after a cluster:
+        // `env -S'rm -rf ~'`, `npx --call='…'`, `env -iS 'rm -rf ~'`.
+        Add(level, why, segment);
+        Line(attached.in_next_word ? std::string_view(words[j + 1].text) : attached.code,
+             SegmentOrigin::kShellString, code_depth + 1);
+        ran_code = true;
+        j += attached.in_next_word ? 2u : 1u;
         continue;
       }
       j += util::NameIn(text, node.options_with_value) ? 2u : 1u;

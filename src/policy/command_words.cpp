@@ -246,7 +246,10 @@ struct OptionLists {
   }
   bool TakesValue(std::string_view option) const {
     for (std::size_t p = 0; p <= depth; ++p) {
-      if (util::NameIn(option, path[p].node->options_with_value)) return true;
+      if (util::NameIn(option, path[p].node->options_with_value) ||
+          util::NameIn(option, path[p].node->operand_values)) {
+        return true;
+      }
     }
     return false;
   }
@@ -340,8 +343,10 @@ OptionScan ScanOptions(const std::vector<Word>& words, const std::vector<PathSte
       if (!only_operands) {
         if (IsStopWord(text, stop_words)) return scan;
         // `options_end: ["*"]`: the first operand starts another program's
-        // words (`go run main.go --port 8080`).
-        if (lists.Ends("*")) {
+        // words (`go run main.go --port 8080`). Only the operand of the entry
+        // that says so: a subcommand's operands (`php artisan make:model X
+        // --opt`) are its own, and its options are still checked.
+        if (util::NameIn("*", path[lists.depth].node->options_end)) {
           EndAt(scan, i);
           return scan;
         }

@@ -119,6 +119,7 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
     Field(out, "safe_options",
           Strings(std::vector<std::string>(node.safe_options.begin(), node.safe_options.end())));
     Field(out, "options_end", Strings(node.options_end));
+    Field(out, "operand_values", Strings(node.operand_values));
     Field(out, "output_options", Strings(node.output_options));
     Field(out, "key_options", Strings(node.key_options));
     if (node.max_operands >= 0) out += ", .max_operands = " + std::to_string(node.max_operands);

@@ -125,6 +125,10 @@ struct CommandNode {
   /// Options after which the remaining words are another program's (python
   /// -c CODE, -m MODULE): the option check stops there.
   std::vector<std::string> options_end;
+  /// Options whose value the rules see as an operand (php -S ADDR, -t DIR),
+  /// yet is the option's: the first operand `options_end: ["*"]` ends at
+  /// (the script) comes after it, and the option check skips it.
+  std::vector<std::string> operand_values;
   /// Options whose value names a file the program writes (`wget -O F`), on
   /// top of the spellings every program shares (`-o`, `--output`, …;
   /// program_analysers.cpp): the file is checked as a write.
@@ -242,7 +246,7 @@ struct RawCommandNode {
   bool writes_last_arg = false;
   RawStrings print_only;
   bool loads_project = false;
-  RawStrings safe_options, options_end, output_options, key_options;
+  RawStrings safe_options, options_end, operand_values, output_options, key_options;
   int max_operands = -1;
   int writes_operand = 0;
   const char* analyser = "";

@@ -59,6 +59,7 @@ CommandNode NodeFromRaw(const RawCommandNode& raw) {
   node.safe_options.assign(raw.safe_options.begin(), raw.safe_options.end());
   IndexSafeOptions(node);
   node.options_end = Strings(raw.options_end);
+  node.operand_values = Strings(raw.operand_values);
   node.output_options = Strings(raw.output_options);
   node.key_options = Strings(raw.key_options);
   node.max_operands = raw.max_operands;
