@@ -1,5 +1,6 @@
 #include "logistic.h"
 
+#include <malloc.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -64,14 +65,32 @@ void ParallelFor(std::size_t count, int threads, const std::function<void(std::s
 
 std::vector<Row> PrepareRows(const DetectorBank& bank, const std::vector<Example>& examples,
                              int threads) {
+  // `togmal train` is held to 400 MB, and the rows below are most of it
+  // (docs/detection.md). RE2 keeps the DFA states it builds for a pattern as
+  // long as the pattern lives, and every corpus text is new text: scanned by
+  // one bank, 17,000 texts leave some 60 MB of states beside the rows. A bank
+  // of our own per slice of the corpus, dropped after it, bounds that (its
+  // analyses are `bank`'s), and malloc_trim hands the freed pages back
+  // instead of keeping them in the allocator's free lists.
+  constexpr std::size_t kTextsPerBank = 4096;
+  malloc_trim(0);
   std::vector<Row> rows(examples.size());
-  ParallelFor(examples.size(), threads, [&](std::size_t i) {
-    thread_local std::vector<Feature> features;
-    const Analysis rules = bank.Analyze(examples[i].text, examples[i].context);
-    ExtractFeatures(examples[i].text, examples[i].context, rules, features);
-    rows[i].nodes = ToNodes(features);
-    for (const CategoryDetection& d : rules.detections) rows[i].rule_detected.push_back(d.detected);
-  });
+  for (std::size_t from = 0; from < examples.size(); from += kTextsPerBank) {
+    const std::size_t count = std::min(kTextsPerBank, examples.size() - from);
+    auto own = DetectorBank::Build(bank.catalogue());
+    const DetectorBank& scanner = own ? **own : bank;
+    ParallelFor(count, threads, [&](std::size_t k) {
+      const std::size_t i = from + k;
+      thread_local std::vector<Feature> features;
+      const Analysis rules = scanner.Analyze(examples[i].text, examples[i].context);
+      ExtractFeatures(examples[i].text, examples[i].context, rules, features);
+      rows[i].nodes = ToNodes(features);
+      for (const CategoryDetection& d : rules.detections)
+        rows[i].rule_detected.push_back(d.detected);
+    });
+    if (own) own.value().reset();
+    malloc_trim(0);
+  }
   return rows;
 }
 

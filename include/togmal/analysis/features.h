@@ -1,6 +1,6 @@
 #pragma once
 /// What the detection model sees of a text: hashed word 1–2-grams, hashed
-/// character 3–5-grams, the context's words, and what the RE2 detectors found
+/// character 3–4-grams, the context's words, and what the RE2 detectors found
 /// (each signal that fired, each check that held, the rules' own confidence).
 /// Training and analysis call the same code, so a model always sees features
 /// the way it was trained on them.
@@ -17,7 +17,7 @@ namespace togmal::analysis {
 /// bucket count it was trained with; another value means it cannot be used.
 inline constexpr int kFeatureHashBits = 18;
 inline constexpr std::uint32_t kFeatureBuckets = std::uint32_t{1} << kFeatureHashBits;
-inline constexpr int kFeatureVersion = 1;
+inline constexpr int kFeatureVersion = 2;
 /// How much of a text (and of its context) the word n-grams read, in bytes.
 inline constexpr std::size_t kMaxWordGramBytes = 8192;
 
