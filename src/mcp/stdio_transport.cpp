@@ -160,48 +160,4 @@ void StdioTransport::Send(std::string_view message) {
   }
 }
 
-IncomingLine MemoryTransport::Receive() {
-  std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return !incoming_.empty() || closed_; });
-  if (incoming_.empty()) return {IncomingLine::Kind::kClosed, {}};
-  IncomingLine line = std::move(incoming_.front());
-  incoming_.pop_front();
-  return line;
-}
-
-void MemoryTransport::Send(std::string_view message) {
-  std::lock_guard lock(mutex_);
-  sent_.emplace_back(message);
-  changed_.notify_all();
-}
-
-void MemoryTransport::Push(std::string line) {
-  std::lock_guard lock(mutex_);
-  incoming_.push_back({IncomingLine::Kind::kMessage, std::move(line)});
-  changed_.notify_all();
-}
-
-void MemoryTransport::PushOversize() {
-  std::lock_guard lock(mutex_);
-  incoming_.push_back({IncomingLine::Kind::kOversize, "message longer than the limit"});
-  changed_.notify_all();
-}
-
-void MemoryTransport::Close() {
-  std::lock_guard lock(mutex_);
-  closed_ = true;
-  changed_.notify_all();
-}
-
-std::vector<std::string> MemoryTransport::Sent() const {
-  std::lock_guard lock(mutex_);
-  return sent_;
-}
-
-bool MemoryTransport::WaitForSent(std::size_t count, int timeout_ms) const {
-  std::unique_lock lock(mutex_);
-  return changed_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
-                           [&] { return sent_.size() >= count; });
-}
-
 }  // namespace togmal::mcp

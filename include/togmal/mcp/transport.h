@@ -1,17 +1,14 @@
 #pragma once
 /// The byte side of MCP over stdio: one JSON-RPC message per line. The server
 /// only ever sees whole lines and hands back whole messages; it never touches
-/// a file descriptor (so tests drive it through MemoryTransport).
+/// a file descriptor (so tests drive it through an in-memory transport,
+/// tests/support/memory_transport.h).
 
-#include <chrono>
-#include <condition_variable>
 #include <cstddef>
-#include <deque>
 #include <initializer_list>
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace togmal::mcp {
 
@@ -72,33 +69,6 @@ class StdioTransport final : public Transport {
   bool closed_ = false;
   std::mutex write_mutex_;
   bool write_failed_ = false;
-};
-
-/// An in-memory transport for tests: lines are pushed in, sent messages are
-/// collected and can be awaited.
-class MemoryTransport final : public Transport {
- public:
-  IncomingLine Receive() override;
-  void Send(std::string_view message) override;
-
-  /// Queues an incoming line.
-  void Push(std::string line);
-  /// Queues the marker an oversize line produces.
-  void PushOversize();
-  /// Ends input once everything queued has been received.
-  void Close();
-
-  /// All messages sent so far.
-  std::vector<std::string> Sent() const;
-  /// Waits until at least `count` messages were sent; false on timeout.
-  bool WaitForSent(std::size_t count, int timeout_ms = 5000) const;
-
- private:
-  mutable std::mutex mutex_;
-  mutable std::condition_variable changed_;
-  std::deque<IncomingLine> incoming_;
-  bool closed_ = false;
-  std::vector<std::string> sent_;
 };
 
 }  // namespace togmal::mcp

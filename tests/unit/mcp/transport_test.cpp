@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "memory_transport.h"
+
 namespace togmal::mcp {
 namespace {
 

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "memory_transport.h"
 #include "togmal/mcp/server.h"
 #include "togmal/mcp/tool.h"
 #include "togmal/mcp/transport.h"

@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
-#include "../mcp/server_harness.h"
 #include "process.h"
+#include "server_harness.h"
 #include "togmal/rules/active_rules.h"
 #include "togmal/store/audit_appender.h"
 #include "togmal/store/audit_log.h"
