@@ -16,6 +16,7 @@
 #include "store_test_support.h"
 #include "togmal/store/database.h"
 #include "togmal/store/shared_database.h"
+#include "wait_until.h"
 
 namespace togmal::store {
 namespace {
@@ -35,16 +36,7 @@ AuditEntry Entry(const std::string& session, int n) {
   return entry;
 }
 
-// Waits (bounded) until `done()`; false on timeout.
-template <typename Predicate>
-bool WaitUntil(Predicate done, std::chrono::seconds limit = std::chrono::seconds(20)) {
-  const auto deadline = Clock::now() + limit;
-  while (!done()) {
-    if (Clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return true;
-}
+using togmal::testing::WaitUntil;
 
 class AuditAppenderTest : public ::testing::Test {
  protected:

@@ -24,6 +24,7 @@
 #include "togmal/store/database.h"
 #include "togmal/store/shared_database.h"
 #include "togmal/tools/check_tool_call_tools.h"
+#include "wait_until.h"
 
 namespace togmal::tools {
 namespace {
@@ -35,15 +36,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kCalls = 24;
 
-template <typename Predicate>
-bool WaitUntil(Predicate done, std::chrono::seconds limit = std::chrono::seconds(20)) {
-  const auto deadline = Clock::now() + limit;
-  while (!done()) {
-    if (Clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return true;
-}
+using togmal::testing::WaitUntil;
 
 class CheckToolGroupCommit : public ::testing::Test {
  protected:
