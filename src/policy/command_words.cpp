@@ -253,6 +253,13 @@ struct OptionLists {
     }
     return false;
   }
+  /// An entry that holds here reads `-abc` as one option named abc.
+  bool SingleDashLong() const {
+    for (std::size_t p = 0; p <= depth; ++p) {
+      if (path[p].node->single_dash_long) return true;
+    }
+    return false;
+  }
   bool Ends(std::string_view option) const {
     for (std::size_t p = 0; p <= depth; ++p) {
       if (util::NameIn(option, path[p].node->options_end)) return true;
@@ -304,10 +311,18 @@ bool ScanOption(const OptionLists& lists, std::string_view text, std::size_t& i,
     return true;
   }
   if (AllDigits(text.substr(1)) && lists.Safe("-#")) return false;  // head -20
-  // `-count=1`, `-var=x` (go, terraform): the option before its value.
-  if (const std::size_t eq = text.find('='); eq != std::string_view::npos && eq > 2) {
+  // `-count=1`, `-var=x`, `-o=x` (go, terraform): the option before its value.
+  const bool single_dash_long = lists.SingleDashLong();
+  if (const std::size_t eq = text.find('=');
+      eq != std::string_view::npos && (eq > 2 || (single_dash_long && eq == 2))) {
     const std::string_view key = text.substr(0, eq);
     if (lists.Safe(key)) return lists.Ends(key) ? EndAt(scan, i) : false;
+  }
+  // Go's flags and their kin have no clusters: `-overlay` is not `-o verlay`,
+  // `-cloud-upload` not `-c -l -o …`.
+  if (single_dash_long) {
+    scan.unknown = std::string(text);
+    return true;
   }
   // A cluster of short options; one that takes a value takes the rest.
   for (std::size_t k = 1; k < text.size(); ++k) {

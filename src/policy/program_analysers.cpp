@@ -109,10 +109,12 @@ constexpr std::string_view kSharedOutputOptions[] = {
 /// The files a command names with one of `options` as its outputs: `-o F`,
 /// `--output=F` (`-coverprofile=F`), and for a short option that takes a
 /// value, `-oF`, `-o=F` (Go's flags) and a cluster ending in it (`-so/etc/x`
-/// is `-s -o /etc/x`, as getopt reads it).
+/// is `-s -o /etc/x`, as getopt reads it). A `single_dash_long` program
+/// reads one-dash words whole: only `-o F` and `-o=F` name its output.
 std::vector<std::string_view> OutputFiles(const CommandNode& entry,
                                           std::span<const std::string_view> options,
-                                          const std::vector<Word>& words, std::size_t start) {
+                                          const std::vector<Word>& words, std::size_t start,
+                                          bool single_dash_long) {
   auto takes_value = [&entry](std::string_view option) {
     return util::NameIn(option, entry.options_with_value) ||
            util::NameIn(option, entry.output_options);
@@ -135,6 +137,7 @@ std::vector<std::string_view> OutputFiles(const CommandNode& entry,
         // A short option in a cluster of flags: what follows it is the value.
         const std::size_t at = text.find(option[1], 1);
         if (at == std::string_view::npos) continue;
+        if (single_dash_long && (at != 1 || text.size() < 3 || text[2] != '=')) continue;
         bool flags_before = true;
         for (std::size_t k = 1; k < at; ++k) {
           flags_before = flags_before && std::isalpha(static_cast<unsigned char>(text[k])) != 0;
@@ -175,13 +178,17 @@ void Walker::AnalyseProgram(const JudgedCommand& command, std::string_view name,
   // as an output (`output_options` of the program or of a subcommand on the
   // way: `git shortlog --output=F`, `wget -O F`) writes F whatever the
   // command's level: a command that only reads still writes there.
+  bool single_dash_long = false;
+  for (const PathStep& step : command.path) single_dash_long |= step.node->single_dash_long;
   std::vector<std::string_view> written;
-  if (level >= Level::kL1) written = OutputFiles(entry, kSharedOutputOptions, words, start);
+  if (level >= Level::kL1)
+    written = OutputFiles(entry, kSharedOutputOptions, words, start, single_dash_long);
   for (const PathStep& step : command.path) {
     if (step.node->output_options.empty()) continue;
     const std::vector<std::string_view> declared(step.node->output_options.begin(),
                                                  step.node->output_options.end());
-    for (std::string_view file : OutputFiles(*step.node, declared, words, step.index)) {
+    for (std::string_view file :
+         OutputFiles(*step.node, declared, words, step.index, single_dash_long)) {
       written.push_back(file);
     }
   }
