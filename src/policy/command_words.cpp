@@ -35,6 +35,7 @@ std::string_view GenericPhrase(Level level) {
 ArgView ViewArgs(const std::vector<Word>& words, std::size_t from,
                  const std::vector<std::string>& options_with_value, std::size_t to) {
   ArgView view;
+  view.with_value = &options_with_value;
   bool only_positionals = false;
   const std::size_t end = std::min(to, words.size());
   for (std::size_t i = from; i < end; ++i) {
@@ -83,10 +84,31 @@ bool FlagMatches(std::string_view flag, std::string_view option) {
   return false;
 }
 
+namespace {
+
+/// `-uo/etc/x` is `-u -o /etc/x` as getopt reads it: the flag is one of the
+/// letters before the first that takes a value (per `with_value`) or before
+/// the first character no option name has.
+bool InClusterBeforeValue(std::string_view flag, std::string_view option,
+                          const std::vector<std::string>& with_value) {
+  if (flag.size() != 2 || flag[0] != '-' || flag[1] == '-') return false;
+  if (option.size() < 3 || option[0] != '-' || option[1] == '-') return false;
+  for (std::size_t k = 1; k < option.size(); ++k) {
+    if (!std::isalnum(static_cast<unsigned char>(option[k]))) return false;
+    if (option[k] == flag[1]) return true;
+    if (util::NameIn(std::string{'-', option[k]}, with_value)) return false;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool AnyFlag(const ArgView& view, const std::vector<std::string>& flags) {
   for (std::string_view option : view.options) {
     for (const std::string& flag : flags) {
-      if (FlagMatches(flag, option)) return true;
+      if (FlagMatches(flag, option) ||
+          (view.with_value != nullptr && InClusterBeforeValue(flag, option, *view.with_value)))
+        return true;
     }
   }
   return false;

@@ -156,6 +156,39 @@ std::vector<std::string_view> OutputFiles(const CommandNode& entry,
   return files;
 }
 
+/// tar writing an archive (`-c`, `-r`, `-u`): the archive its `-f` names is
+/// written (`tar -czf ~/.bashrc .` replaces the start-up file). The old
+/// spelling `tar czf ARCHIVE` gives the archive in the next word.
+std::vector<std::string_view> PackedArchives(const CommandNode& entry, std::string_view entry_name,
+                                             const std::vector<Word>& words, std::size_t start) {
+  if (entry_name != "tar") return {};
+  bool packs = false;
+  for (std::size_t i = start + 1; i < words.size(); ++i) {
+    const std::string& text = words[i].text;
+    if (text == "--") break;
+    if (text == "--create" || text == "--append" || text == "--update") packs = true;
+    const bool cluster = (text.size() > 1 && text[0] == '-' && text[1] != '-') ||
+                         (i == start + 1 && !text.empty() && text[0] != '-');
+    if (!cluster) continue;
+    // The letters before a value (`-C/dir`, `-f/x`): a later `c` is the value's.
+    for (std::size_t k = text[0] == '-' ? 1 : 0; k < text.size(); ++k) {
+      if (std::isalpha(static_cast<unsigned char>(text[k])) == 0) break;
+      if (text[k] == 'c' || text[k] == 'r' || text[k] == 'u') packs = true;
+      if (text[0] == '-' && util::NameIn(std::string{'-', text[k]}, entry.options_with_value))
+        break;
+    }
+  }
+  if (!packs) return {};
+  constexpr std::string_view kFileOptions[] = {"-f", "--file"};
+  std::vector<std::string_view> archives = OutputFiles(entry, kFileOptions, words, start, false);
+  const std::string& first = start + 1 < words.size() ? words[start + 1].text : std::string();
+  if (!first.empty() && first[0] != '-' && first.find('f') != std::string::npos &&
+      start + 2 < words.size()) {
+    archives.push_back(words[start + 2].text);  // `tar cf ARCHIVE …`
+  }
+  return archives;
+}
+
 }  // namespace
 
 void Walker::AnalyseProgram(const JudgedCommand& command, std::string_view name,
@@ -191,6 +224,9 @@ void Walker::AnalyseProgram(const JudgedCommand& command, std::string_view name,
          OutputFiles(*step.node, declared, words, step.index, single_dash_long)) {
       written.push_back(file);
     }
+  }
+  for (std::string_view archive : PackedArchives(entry, entry_name, words, start)) {
+    written.push_back(archive);
   }
   // `wget -o log` names -o in both lists: one finding per word, in order.
   for (std::size_t i = 0; i < written.size(); ++i) {

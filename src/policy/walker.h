@@ -48,6 +48,9 @@ struct ArgView {
   std::vector<std::string_view> positionals;
   std::vector<std::string_view> all;  // every word
   bool double_dash = false;
+  /// The options that take a value (ViewArgs' list): in a cluster, the rest
+  /// of the word after one of them is its value (`-uo/etc/x`).
+  const std::vector<std::string>* with_value = nullptr;
 };
 
 ArgView ViewArgs(const std::vector<Word>& words, std::size_t from,
