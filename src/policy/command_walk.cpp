@@ -541,9 +541,19 @@ void Walker::CheckDeclaredVariables(std::string_view name, const std::vector<Wor
 void Walker::RunWhatItRuns(const JudgedCommand& command, const std::vector<Word>& words,
                            const Stdin& stdin_source, std::string_view segment, int code_depth) {
   const CommandNode* runner = command.runner;
-  if (runner == nullptr ||
-      (command.rule_matched && runner->runs != Runs::kWrapper && runner->runs != Runs::kFind)) {
+  if (runner == nullptr) {
     Add(command.level, command.why, segment);
+    return;
+  }
+  if (command.rule_matched && runner->runs != Runs::kWrapper && runner->runs != Runs::kFind) {
+    Add(command.level, command.why, segment);
+    // A rule at L0/L1 says all the call does (prints a version, checks the
+    // syntax, a known form of code). One at L2 or above names one concern
+    // (a Nix expression on PATH, a server on every interface, a module
+    // loaded) and vouches for nothing else: the code run is judged too.
+    if (command.level >= Level::kL2) {
+      RuledCode(*runner, words, command.runner_index, segment, code_depth);
+    }
     return;
   }
   if (runner->runs == Runs::kWrapper) {
