@@ -158,7 +158,11 @@ CodeOperands FindCodeOperands(const CommandNode& node, const std::vector<Word>& 
         shell_c = true;
         is_code_option = true;
       }
-      if (!is_code_option && util::NameIn(text, node.options_with_value)) ++j;
+      // php -S ADDR: an operand_values option's value is no script.
+      if (!is_code_option && (util::NameIn(text, node.options_with_value) ||
+                              util::NameIn(text, node.operand_values))) {
+        ++j;
+      }
       continue;
     }
     // After code given as an option, the operands are its arguments or input
@@ -194,6 +198,35 @@ std::string CommandWords(const CommandNode& node, const std::vector<Word>& words
   for (std::size_t i = CommandWordsStart(node, words, index); i < words.size(); ++i) {
     if (!joined.empty()) joined.push_back(' ');
     joined += words[i].text;
+  }
+  return joined;
+}
+
+/// A command string a `runs: command_string` entry takes as an option's
+/// value (`nix-shell [FILE] --run CMD`): every value of its code_options,
+/// wherever they stand, judged together (nix-shell runs the last of several).
+/// Without code_options, the command is its words (CommandWords).
+std::string CommandString(const CommandNode& node, const std::vector<Word>& words,
+                          std::size_t index) {
+  if (node.code_options.empty()) return CommandWords(node, words, index);
+  std::string joined;
+  auto add = [&joined](std::string_view code) {
+    if (!joined.empty()) joined.push_back('\n');
+    joined += code;
+  };
+  for (std::size_t j = index + 1; j < words.size(); ++j) {
+    const std::string_view text = words[j].text;
+    if (text == "--") break;
+    for (const std::string& option : node.code_options) {
+      if (text == option && j + 1 < words.size()) {
+        add(words[++j].text);
+        break;
+      }
+      if (text.size() > option.size() && text.starts_with(option) && text[option.size()] == '=') {
+        add(text.substr(option.size() + 1));
+        break;
+      }
+    }
   }
   return joined;
 }
@@ -266,7 +299,7 @@ void Walker::Code(const CommandNode& node, Level level, const std::vector<Word>&
     return;
   }
   if (node.runs == Runs::kCommandString) {
-    const std::string code = CommandWords(node, words, index);
+    const std::string code = CommandString(node, words, index);
     Add(level, quoted_name + " runs the command it is given.", segment);
     if (!code.empty()) Line(code, SegmentOrigin::kShellString, code_depth + 1);
     return;
@@ -278,6 +311,29 @@ void Walker::Code(const CommandNode& node, Level level, const std::vector<Word>&
   }
   InterpreterCode(node, level, words, index, std::move(operands), stdin_source, segment,
                   quoted_name);
+}
+
+void Walker::RuledCode(const CommandNode& node, const std::vector<Word>& words, std::size_t index,
+                       std::string_view segment, int code_depth) {
+  if (node.runs == Runs::kCommandString) {
+    const std::string code = CommandString(node, words, index);
+    if (!code.empty()) Line(code, SegmentOrigin::kShellString, code_depth + 1);
+    return;
+  }
+  if (node.runs != Runs::kShell && node.runs != Runs::kInterpreter && node.runs != Runs::kSql) {
+    return;
+  }
+  // Only code written on the line: the rule already judged a script, a
+  // database or a session with none.
+  const CodeOperands operands = FindCodeOperands(node, words, index);
+  if (!operands.code) return;
+  if (node.runs == Runs::kShell) {
+    Line(*operands.code, SegmentOrigin::kShellString, code_depth + 1);
+    return;
+  }
+  std::string why;
+  const Level level = ScanText(node, *operands.code, &why);
+  if (!why.empty()) Add(level, std::move(why), segment);
 }
 
 void Walker::ShellCode(Level level, const CodeOperands& operands, const Stdin& stdin_source,

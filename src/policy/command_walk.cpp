@@ -55,6 +55,18 @@ AttachedCode FindAttachedCode(const CommandNode& node, std::string_view text) {
   return {};
 }
 
+/// The value written attached to a short option that takes one, as getopt
+/// reads it: `-f/x` and the cluster `-rf/x` give `/x`; empty when the word
+/// holds none.
+std::string_view AttachedValue(std::string_view word, const std::vector<std::string>& with_value) {
+  if (word.size() < 3 || word[0] != '-' || word[1] == '-') return {};
+  for (std::size_t k = 1; k + 1 < word.size(); ++k) {
+    if (std::isalnum(static_cast<unsigned char>(word[k])) == 0) return {};
+    if (util::NameIn(std::string{'-', word[k]}, with_value)) return word.substr(k + 1);
+  }
+  return {};
+}
+
 bool IsFindExec(std::string_view word) {
   return word == "-exec" || word == "-execdir" || word == "-ok" || word == "-okdir";
 }
@@ -455,17 +467,29 @@ bool Walker::CheckNamedPaths(const JudgedCommand& command, const CommandNode& pr
   // `cp .env.example .env.local`: the new file holds only the example's text.
   const bool example_copy = copies && view.positionals.size() == 2 &&
                             CopiesExample(view.positionals[0], view.positionals[1]);
+  bool single_dash_long = false;
+  for (const PathStep& step : command.path) single_dash_long |= step.node->single_dash_long;
   // `ssh -i ~/.ssh/deploy_key`: the key authenticates; none of it is shown.
   std::string_view previous;
   bool after_double_dash = false;
   for (std::string_view word : view.all) {
-    const bool names_key = !after_double_dash && !previous.empty() && IsOptionWord(previous) &&
-                           util::NameIn(previous, node.key_options);
+    bool names_key = !after_double_dash && !previous.empty() && IsOptionWord(previous) &&
+                     util::NameIn(previous, node.key_options);
     previous = word;
     after_double_dash = after_double_dash || word == "--";
     if (node.runs == Runs::kFind && IsFindExec(word)) break;
-    if (word == "--" || (IsOptionWord(word) && word.find('=') == std::string_view::npos)) continue;
+    if (word == "--") continue;
     std::string_view path_word = word;
+    if (IsOptionWord(word) && word.find('=') == std::string_view::npos) {
+      // `grep -f/root/.ssh/id_rsa`, `-rf/x`: a value written attached to
+      // its option names a file as it would in the next word.
+      path_word = after_double_dash || single_dash_long
+                      ? std::string_view()
+                      : AttachedValue(word, node.options_with_value);
+      if (path_word.empty()) continue;
+      const std::size_t at = static_cast<std::size_t>(path_word.data() - word.data());
+      names_key = util::NameIn(std::string{'-', word[at - 1]}, node.key_options);  // -i~/.ssh/k
+    }
     if (const std::size_t eq = word.find('=');
         eq != std::string_view::npos && eq + 1 < word.size()) {
       if (IsOptionWord(word) || word.find('/') > eq) path_word = word.substr(eq + 1);
@@ -517,9 +541,19 @@ void Walker::CheckDeclaredVariables(std::string_view name, const std::vector<Wor
 void Walker::RunWhatItRuns(const JudgedCommand& command, const std::vector<Word>& words,
                            const Stdin& stdin_source, std::string_view segment, int code_depth) {
   const CommandNode* runner = command.runner;
-  if (runner == nullptr ||
-      (command.rule_matched && runner->runs != Runs::kWrapper && runner->runs != Runs::kFind)) {
+  if (runner == nullptr) {
     Add(command.level, command.why, segment);
+    return;
+  }
+  if (command.rule_matched && runner->runs != Runs::kWrapper && runner->runs != Runs::kFind) {
+    Add(command.level, command.why, segment);
+    // A rule at L0/L1 says all the call does (prints a version, checks the
+    // syntax, a known form of code). One at L2 or above names one concern
+    // (a Nix expression on PATH, a server on every interface, a module
+    // loaded) and vouches for nothing else: the code run is judged too.
+    if (command.level >= Level::kL2) {
+      RuledCode(*runner, words, command.runner_index, segment, code_depth);
+    }
     return;
   }
   if (runner->runs == Runs::kWrapper) {

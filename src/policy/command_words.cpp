@@ -35,6 +35,7 @@ std::string_view GenericPhrase(Level level) {
 ArgView ViewArgs(const std::vector<Word>& words, std::size_t from,
                  const std::vector<std::string>& options_with_value, std::size_t to) {
   ArgView view;
+  view.with_value = &options_with_value;
   bool only_positionals = false;
   const std::size_t end = std::min(to, words.size());
   for (std::size_t i = from; i < end; ++i) {
@@ -83,10 +84,31 @@ bool FlagMatches(std::string_view flag, std::string_view option) {
   return false;
 }
 
+namespace {
+
+/// `-uo/etc/x` is `-u -o /etc/x` as getopt reads it: the flag is one of the
+/// letters before the first that takes a value (per `with_value`) or before
+/// the first character no option name has.
+bool InClusterBeforeValue(std::string_view flag, std::string_view option,
+                          const std::vector<std::string>& with_value) {
+  if (flag.size() != 2 || flag[0] != '-' || flag[1] == '-') return false;
+  if (option.size() < 3 || option[0] != '-' || option[1] == '-') return false;
+  for (std::size_t k = 1; k < option.size(); ++k) {
+    if (!std::isalnum(static_cast<unsigned char>(option[k]))) return false;
+    if (option[k] == flag[1]) return true;
+    if (util::NameIn(std::string{'-', option[k]}, with_value)) return false;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool AnyFlag(const ArgView& view, const std::vector<std::string>& flags) {
   for (std::string_view option : view.options) {
     for (const std::string& flag : flags) {
-      if (FlagMatches(flag, option)) return true;
+      if (FlagMatches(flag, option) ||
+          (view.with_value != nullptr && InClusterBeforeValue(flag, option, *view.with_value)))
+        return true;
     }
   }
   return false;
@@ -253,6 +275,13 @@ struct OptionLists {
     }
     return false;
   }
+  /// An entry that holds here reads `-abc` as one option named abc.
+  bool SingleDashLong() const {
+    for (std::size_t p = 0; p <= depth; ++p) {
+      if (path[p].node->single_dash_long) return true;
+    }
+    return false;
+  }
   bool Ends(std::string_view option) const {
     for (std::size_t p = 0; p <= depth; ++p) {
       if (util::NameIn(option, path[p].node->options_end)) return true;
@@ -304,10 +333,18 @@ bool ScanOption(const OptionLists& lists, std::string_view text, std::size_t& i,
     return true;
   }
   if (AllDigits(text.substr(1)) && lists.Safe("-#")) return false;  // head -20
-  // `-count=1`, `-var=x` (go, terraform): the option before its value.
-  if (const std::size_t eq = text.find('='); eq != std::string_view::npos && eq > 2) {
+  // `-count=1`, `-var=x`, `-o=x` (go, terraform): the option before its value.
+  const bool single_dash_long = lists.SingleDashLong();
+  if (const std::size_t eq = text.find('=');
+      eq != std::string_view::npos && (eq > 2 || (single_dash_long && eq == 2))) {
     const std::string_view key = text.substr(0, eq);
     if (lists.Safe(key)) return lists.Ends(key) ? EndAt(scan, i) : false;
+  }
+  // Go's flags and their kin have no clusters: `-overlay` is not `-o verlay`,
+  // `-cloud-upload` not `-c -l -o …`.
+  if (single_dash_long) {
+    scan.unknown = std::string(text);
+    return true;
   }
   // A cluster of short options; one that takes a value takes the rest.
   for (std::size_t k = 1; k < text.size(); ++k) {

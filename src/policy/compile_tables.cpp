@@ -116,6 +116,7 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
     if (node.writes_last_arg) out += ", .writes_last_arg = true";
     Field(out, "print_only", Strings(node.print_only));
     if (node.loads_project) out += ", .loads_project = true";
+    if (node.single_dash_long) out += ", .single_dash_long = true";
     Field(out, "safe_options",
           Strings(std::vector<std::string>(node.safe_options.begin(), node.safe_options.end())));
     Field(out, "options_end", Strings(node.options_end));

@@ -476,8 +476,9 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
           "', a system location (the project directory is one).";
   } else {
     why = std::string(what) + " " + shown + " inside the project.";
-    // Logs and notes are not code a later build or test would load.
-    static constexpr std::string_view kData[] = {".log", ".txt", ".md", ".out", ".csv", ".tmp"};
+    // Logs, notes and tar archives are not code a later build or test would load.
+    static constexpr std::string_view kData[] = {".log", ".txt", ".md", ".out", ".csv", ".tmp",
+                                                 ".tar", ".tgz", ".gz", ".bz2", ".xz",  ".zst"};
     bool data = false;
     for (std::string_view suffix : kData) data = data || normalized.ends_with(suffix);
     // … unless a build or test tool reads them (CMakeLists.txt, requirements.txt).

@@ -109,10 +109,12 @@ constexpr std::string_view kSharedOutputOptions[] = {
 /// The files a command names with one of `options` as its outputs: `-o F`,
 /// `--output=F` (`-coverprofile=F`), and for a short option that takes a
 /// value, `-oF`, `-o=F` (Go's flags) and a cluster ending in it (`-so/etc/x`
-/// is `-s -o /etc/x`, as getopt reads it).
+/// is `-s -o /etc/x`, as getopt reads it). A `single_dash_long` program
+/// reads one-dash words whole: only `-o F` and `-o=F` name its output.
 std::vector<std::string_view> OutputFiles(const CommandNode& entry,
                                           std::span<const std::string_view> options,
-                                          const std::vector<Word>& words, std::size_t start) {
+                                          const std::vector<Word>& words, std::size_t start,
+                                          bool single_dash_long) {
   auto takes_value = [&entry](std::string_view option) {
     return util::NameIn(option, entry.options_with_value) ||
            util::NameIn(option, entry.output_options);
@@ -135,6 +137,7 @@ std::vector<std::string_view> OutputFiles(const CommandNode& entry,
         // A short option in a cluster of flags: what follows it is the value.
         const std::size_t at = text.find(option[1], 1);
         if (at == std::string_view::npos) continue;
+        if (single_dash_long && (at != 1 || text.size() < 3 || text[2] != '=')) continue;
         bool flags_before = true;
         for (std::size_t k = 1; k < at; ++k) {
           flags_before = flags_before && std::isalpha(static_cast<unsigned char>(text[k])) != 0;
@@ -151,6 +154,39 @@ std::vector<std::string_view> OutputFiles(const CommandNode& entry,
     }
   }
   return files;
+}
+
+/// tar writing an archive (`-c`, `-r`, `-u`): the archive its `-f` names is
+/// written (`tar -czf ~/.bashrc .` replaces the start-up file). The old
+/// spelling `tar czf ARCHIVE` gives the archive in the next word.
+std::vector<std::string_view> PackedArchives(const CommandNode& entry, std::string_view entry_name,
+                                             const std::vector<Word>& words, std::size_t start) {
+  if (entry_name != "tar") return {};
+  bool packs = false;
+  for (std::size_t i = start + 1; i < words.size(); ++i) {
+    const std::string& text = words[i].text;
+    if (text == "--") break;
+    if (text == "--create" || text == "--append" || text == "--update") packs = true;
+    const bool cluster = (text.size() > 1 && text[0] == '-' && text[1] != '-') ||
+                         (i == start + 1 && !text.empty() && text[0] != '-');
+    if (!cluster) continue;
+    // The letters before a value (`-C/dir`, `-f/x`): a later `c` is the value's.
+    for (std::size_t k = text[0] == '-' ? 1 : 0; k < text.size(); ++k) {
+      if (std::isalpha(static_cast<unsigned char>(text[k])) == 0) break;
+      if (text[k] == 'c' || text[k] == 'r' || text[k] == 'u') packs = true;
+      if (text[0] == '-' && util::NameIn(std::string{'-', text[k]}, entry.options_with_value))
+        break;
+    }
+  }
+  if (!packs) return {};
+  constexpr std::string_view kFileOptions[] = {"-f", "--file"};
+  std::vector<std::string_view> archives = OutputFiles(entry, kFileOptions, words, start, false);
+  const std::string& first = start + 1 < words.size() ? words[start + 1].text : std::string();
+  if (!first.empty() && first[0] != '-' && first.find('f') != std::string::npos &&
+      start + 2 < words.size()) {
+    archives.push_back(words[start + 2].text);  // `tar cf ARCHIVE …`
+  }
+  return archives;
 }
 
 }  // namespace
@@ -175,15 +211,22 @@ void Walker::AnalyseProgram(const JudgedCommand& command, std::string_view name,
   // as an output (`output_options` of the program or of a subcommand on the
   // way: `git shortlog --output=F`, `wget -O F`) writes F whatever the
   // command's level: a command that only reads still writes there.
+  bool single_dash_long = false;
+  for (const PathStep& step : command.path) single_dash_long |= step.node->single_dash_long;
   std::vector<std::string_view> written;
-  if (level >= Level::kL1) written = OutputFiles(entry, kSharedOutputOptions, words, start);
+  if (level >= Level::kL1)
+    written = OutputFiles(entry, kSharedOutputOptions, words, start, single_dash_long);
   for (const PathStep& step : command.path) {
     if (step.node->output_options.empty()) continue;
     const std::vector<std::string_view> declared(step.node->output_options.begin(),
                                                  step.node->output_options.end());
-    for (std::string_view file : OutputFiles(*step.node, declared, words, step.index)) {
+    for (std::string_view file :
+         OutputFiles(*step.node, declared, words, step.index, single_dash_long)) {
       written.push_back(file);
     }
+  }
+  for (std::string_view archive : PackedArchives(entry, entry_name, words, start)) {
+    written.push_back(archive);
   }
   // `wget -o log` names -o in both lists: one finding per word, in order.
   for (std::size_t i = 0; i < written.size(); ++i) {

@@ -177,6 +177,7 @@ class Loader {
                              "writes_last_arg",
                              "print_only",
                              "loads_project",
+                             "single_dash_long",
                              "safe_options",
                              "options_end",
                              "operand_values",
@@ -281,6 +282,7 @@ class Loader {
     if (node["writes_args"]) command.writes_args = node["writes_args"].as<bool>();
     if (node["writes_last_arg"]) command.writes_last_arg = node["writes_last_arg"].as<bool>();
     if (node["loads_project"]) command.loads_project = node["loads_project"].as<bool>();
+    if (node["single_dash_long"]) command.single_dash_long = node["single_dash_long"].as<bool>();
     if (node["max_operands"]) command.max_operands = node["max_operands"].as<int>();
     if (node["writes_operand"]) command.writes_operand = node["writes_operand"].as<int>();
     if (const YAML::Node analyser = node["analyser"]) {

@@ -108,6 +108,11 @@ struct CommandNode {
   /// A build or test tool that loads the project's files (build files,
   /// tests): run after a write in the same command line, it runs what was written.
   bool loads_project = false;
+  /// The program reads a one-dash word as one option (Go's flag package,
+  /// terraform, nuclei: `-overlay`, `-cloud-upload`), never as a cluster of
+  /// letters: on this entry and below it, such a word is safe only when a
+  /// list names it whole.
+  bool single_dash_long = false;
   /// The options known to be safe: only print, filter or format, or write
   /// what the classifier checks as a write. On an entry whose level is L0 or
   /// L1, any other option makes the call not positively known safe (L2). They
@@ -246,6 +251,7 @@ struct RawCommandNode {
   bool writes_last_arg = false;
   RawStrings print_only;
   bool loads_project = false;
+  bool single_dash_long = false;
   RawStrings safe_options, options_end, operand_values, output_options, key_options;
   int max_operands = -1;
   int writes_operand = 0;

@@ -56,6 +56,7 @@ CommandNode NodeFromRaw(const RawCommandNode& raw) {
   node.writes_last_arg = raw.writes_last_arg;
   node.print_only = Strings(raw.print_only);
   node.loads_project = raw.loads_project;
+  node.single_dash_long = raw.single_dash_long;
   node.safe_options.assign(raw.safe_options.begin(), raw.safe_options.end());
   IndexSafeOptions(node);
   node.options_end = Strings(raw.options_end);

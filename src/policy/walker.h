@@ -48,6 +48,9 @@ struct ArgView {
   std::vector<std::string_view> positionals;
   std::vector<std::string_view> all;  // every word
   bool double_dash = false;
+  /// The options that take a value (ViewArgs' list): in a cluster, the rest
+  /// of the word after one of them is its value (`-uo/etc/x`).
+  const std::vector<std::string>* with_value = nullptr;
 };
 
 ArgView ViewArgs(const std::vector<Word>& words, std::size_t from,
@@ -312,6 +315,10 @@ class Walker {
   void Code(const CommandNode& node, Level level, const std::vector<Word>& words, std::size_t index,
             const Stdin& stdin_source, std::string_view segment, std::string_view name,
             int code_depth);
+  /// The code a program runs whose level a rule set (nix-shell -p EXPR
+  /// --run CMD, php -S ADDR -r CODE): judged as well, the higher level wins.
+  void RuledCode(const CommandNode& node, const std::vector<Word>& words, std::size_t index,
+                 std::string_view segment, int code_depth);
   /// A command string, a script or stdin is walked as a command line.
   void ShellCode(Level level, const CodeOperands& operands, const Stdin& stdin_source,
                  std::string_view segment, const std::string& quoted_name, int code_depth);
