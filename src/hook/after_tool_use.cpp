@@ -29,7 +29,7 @@ std::string StringField(const json& object, const char* name) {
 
 }  // namespace
 
-std::optional<AfterToolUse> ParseAfterToolUse(std::string_view input) {
+std::optional<check::CallOutcomes> ParseAfterToolUse(std::string_view input) {
   // "PostToolUse" is in three of the names; PreToolUse input holds neither
   // unless its command does, and then the parse below tells.
   if (input.find("PostToolUse") == std::string_view::npos &&
@@ -40,7 +40,7 @@ std::optional<AfterToolUse> ParseAfterToolUse(std::string_view input) {
   auto parsed = util::ParseJson(input);
   if (!parsed || !parsed->is_object()) return std::nullopt;
   const json& root = *parsed;
-  AfterToolUse event;
+  check::CallOutcomes event;
   event.event = StringField(root, "hook_event_name");
   std::string_view outcome;
   for (const EventOutcome& known : kEvents) {
@@ -51,7 +51,7 @@ std::optional<AfterToolUse> ParseAfterToolUse(std::string_view input) {
   event.cwd = StringField(root, "cwd");
   const auto add = [&](const json& call, bool only_if_none) {
     if (!call.is_object()) return;
-    AfterToolUse::Call entry{
+    check::CallOutcomes::Call entry{
         .tool_use_id = StringField(call, "tool_use_id"),
         .tool_name = StringField(call, "tool_name"),
         .outcome = std::string(outcome),
@@ -69,30 +69,6 @@ std::optional<AfterToolUse> ParseAfterToolUse(std::string_view input) {
     add(root, false);
   }
   return event;
-}
-
-Result<int> RecordAfterToolUse(const AfterToolUse& event, store::AuditLog& log) {
-  int recorded = 0;
-  for (const AfterToolUse::Call& call : event.calls) {
-    auto known = log.RecentToolUse(call.tool_use_id);
-    if (!known) return Fail(known.error());
-    if (known->decision.empty() || (call.only_if_none && known->has_outcome)) continue;
-    store::AuditEntry entry;
-    entry.kind = store::AuditKind::kOutcome;
-    entry.session = event.session_id;
-    entry.tool_name = call.tool_name;
-    entry.decision = call.outcome;
-    entry.detail = {{"tool_use_id", call.tool_use_id},
-                    {"event", event.event},
-                    {"cwd", event.cwd},
-                    {"decided", known->decision},
-                    {"via", "hook"}};
-    if (!call.reason.empty()) entry.detail["reason"] = call.reason;
-    auto appended = log.Append(std::move(entry));
-    if (!appended) return Fail(appended.error());
-    ++recorded;
-  }
-  return recorded;
 }
 
 }  // namespace togmal::hook

@@ -16,13 +16,10 @@
 #include "after_tool_use.h"
 #include "dying_answer.h"
 #include "togmal/check/judge.h"
+#include "togmal/check/outcomes.h"
+#include "togmal/check/recording.h"
 #include "togmal/hook/host.h"
-#include "togmal/store/audit_log.h"
-#include "togmal/store/database.h"
-#include "togmal/store/settings.h"
-#include "togmal/store/stored_input.h"
 #include "togmal/util/settings_layers.h"
-#include "togmal/util/text.h"
 
 namespace togmal::hook {
 namespace {
@@ -30,19 +27,13 @@ namespace {
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-// How long the hook's audit append waits for another process's write lock:
-// two fifths of the decision budget (400 ms of the default 1 s), far above a
-// commit's usual ~1 ms, and leaving the rest of the budget for the decision.
-// It follows `hook.budget_ms`, so a person who gives the hook more time on a
-// busy machine also gives it more time to win the lock.
-int BusyTimeoutMs(int budget_ms) { return std::max(1, budget_ms * 2 / 5); }
-
-// How the hook opens the audit database before settings.yaml is read, and
-// when it cannot be: an fsync per entry is the safe reading of `audit.sync`.
-store::OpenOptions HookOpenOptions(int budget_ms, bool sync_every_commit = true) {
-  return store::OpenOptions{.busy_timeout_ms = BusyTimeoutMs(budget_ms),
-                            .sync_every_commit = sync_every_commit,
-                            .short_lived_writer = true};
+// Where the hook records before settings.yaml is read, and when it cannot be:
+// the safe reading of `audit:` (check::AuditTarget's defaults), the lock wait
+// following the default budget.
+check::AuditTarget DefaultAuditTarget(const HookOptions& options) {
+  return check::AuditTarget{
+      .database = options.database,
+      .lock_wait_ms = check::LockWaitForBudget(rules::DecisionSettings{}.budget_ms)};
 }
 
 // When the budget has run out the host has its answer, but it waits for the
@@ -51,30 +42,18 @@ store::OpenOptions HookOpenOptions(int budget_ms, bool sync_every_commit = true)
 // record, which is logged).
 constexpr int kWatchdogRecordingWaitMs = 2000;
 
-// How much of input that could not be parsed is stored.
-constexpr std::size_t kMalformedCutBytes = 2000;
-
-// What to store for input that could not be parsed: enough to see what came,
-// and, when that is cut, the digest of all of it (store/stored_input.h).
-json MalformedInput(std::string_view input) {
-  json record = {
-      {"malformed_input", util::DumpJson(json(util::Shorten(input, kMalformedCutBytes)))},
-      {"bytes", input.size()}};
-  if (input.size() > kMalformedCutBytes) record["sha256"] = store::TextDigest(input);
-  return record;
-}
-
 // What the deciding thread has learnt so far. The watchdog answers from it
 // if the budget runs out, so it is only read and written under `mutex`.
 struct Progress {
+  explicit Progress(const HookOptions& options) : audit(DefaultAuditTarget(options)) {}
+
   std::mutex mutex;
   rules::DecisionSettings settings;  ///< the defaults until settings.yaml is read
   /// The parsed call, or the malformed input; null until the input is read.
   /// Shared, not copied: the input can be 50 MB.
   std::shared_ptr<const check::ToolCallRequest> call;
-  store::AuditOptions audit;
-  /// How the audit database is opened: the lock wait follows the budget.
-  store::OpenOptions open = HookOpenOptions(rules::DecisionSettings{}.budget_ms);
+  /// Where decisions are recorded: the lock wait follows the budget.
+  check::AuditTarget audit;
   /// Settings files that could not be read, parsed or validated: while there
   /// is one, nothing is auto-approved (check::Judge::Decide).
   std::vector<std::string> broken_settings;
@@ -89,50 +68,16 @@ void SetStage(Progress& progress, std::string stage) {
   progress.stage = std::move(stage);
 }
 
-// The one connection of a Judge: opened by whichever needs it first (a deny's
-// grant lookup, or the audit append) and kept for the other, so a deny opens
-// the database once like an allow. Each Judge has its own (the watchdog
-// builds another and may append while the deciding thread is stuck in this
-// one); the connection has no mutex, and one Judge is used by one thread.
-class HookConnection {
- public:
-  HookConnection(std::filesystem::path path, store::OpenOptions open)
-      : path_(std::move(path)), open_(open) {}
-  Result<store::Database*> Get() {
-    if (!database_) {
-      auto opened = store::Database::Open(path_, open_);
-      if (!opened) return Fail(opened.error());
-      database_.emplace(std::move(opened).value());
-    }
-    return &*database_;
-  }
-
- private:
-  std::filesystem::path path_;
-  store::OpenOptions open_;
-  std::optional<store::Database> database_;
-};
-
-check::Judge HookJudge(const HookOptions& options, const store::AuditOptions& audit,
-                       const store::OpenOptions& open) {
-  std::filesystem::path path =
-      options.database.empty() ? store::DefaultDatabasePath() : options.database;
-  auto connection = std::make_shared<HookConnection>(std::move(path), open);
+// The hook's Judge, recording to `audit`. Each Judge has its own connection
+// (the watchdog builds another and may append while the deciding thread is
+// stuck in this one).
+check::Judge HookJudge(const check::AuditTarget& audit) {
+  check::JudgeSinks sinks = check::OneCallSinks(audit);
   return check::Judge({.via = "hook",
                        .recording = check::Recording::kAudited,
-                       .audit = [connection, audit](store::AuditEntry entry) -> Result<int64_t> {
-                         auto database = connection->Get();
-                         if (!database) return Fail(database.error());
-                         return store::AuditLog(**database, audit).Append(std::move(entry));
-                       },
-                       .resolve_sample = {},  // no model to ask: SAMPLE → ask
-                       // Only a deny or ask looks for a grant.
-                       .grants = [connection](std::string_view fingerprint, bool consume)
-                           -> Result<std::optional<store::AllowGrant>> {
-                         auto database = connection->Get();
-                         if (!database) return Fail(database.error());
-                         return store::AllowGrants(**database).Active(fingerprint, consume);
-                       }});
+                       .audit = std::move(sinks.audit),
+                       .resolve_sample = {},                 // no model to ask: SAMPLE → ask
+                       .grants = std::move(sinks.grants)});  // looked up for a deny or ask
 }
 
 // Reads settings.yaml once, for both the decision and the audit options, into
@@ -142,46 +87,26 @@ void LoadHookSettings(Progress& state) {
   util::SettingsLayers layers = util::LoadSettingsLayers();
   std::vector<std::string> broken = layers.ignored;
   rules::DecisionSettings settings = rules::DecisionSettingsFrom(layers.layers, broken);
-  store::AuditOptions audit;
-  bool sync_every_commit = true;
-  // The safe reading of audit settings the hook cannot read: redaction (the
-  // default) and an fsync per entry.
-  if (auto store_settings = store::StoreSettingsFrom(layers.layers)) {
-    audit.store_raw_input = store_settings->audit_store_raw_input;
-    sync_every_commit = store_settings->audit_sync_full;
-  } else {
-    broken.push_back(store_settings.error() + " (redacting inputs and syncing every entry)");
-  }
-  for (const std::string& why : broken) spdlog::warn("{}", why);
   std::lock_guard lock(state.mutex);
+  check::ReadAuditSettings(layers, state.audit, broken);
+  state.audit.lock_wait_ms = check::LockWaitForBudget(settings.budget_ms);
+  for (const std::string& why : broken) spdlog::warn("{}", why);
   state.settings = settings;
-  state.audit = audit;
-  state.open = HookOpenOptions(settings.budget_ms, sync_every_commit);
   state.broken_settings = std::move(broken);
 }
 
 // Records an after-the-call event's outcomes. Never fails the hook: what
 // cannot be recorded is logged.
-void RecordOutcomes(const AfterToolUse& event, const HookOptions& options, Progress& state) {
-  store::AuditOptions audit;
-  store::OpenOptions open;
+void RecordOutcomes(const check::CallOutcomes& event, Progress& state) {
+  check::AuditTarget audit;
   {
     std::lock_guard lock(state.mutex);
     state.quiet = true;
     state.stage = "recording the call's outcome";
     audit = state.audit;
-    open = state.open;
   }
   SetDyingAnswer("");
-  HookConnection connection(
-      options.database.empty() ? store::DefaultDatabasePath() : options.database, open);
-  auto database = connection.Get();
-  if (!database) {
-    spdlog::warn("{}: the outcome is not recorded: {}", event.event, database.error());
-    return;
-  }
-  store::AuditLog log(**database, audit);
-  if (auto recorded = RecordAfterToolUse(event, log); !recorded) {
+  if (auto recorded = check::RecordOutcomes(event, audit); !recorded) {
     spdlog::warn("{}: the outcome is not recorded: {}", event.event, recorded.error());
   }
 }
@@ -194,7 +119,7 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
     rules::DecisionSettings settings;
     std::vector<std::string> broken_settings;
     auto malformed_call = std::make_shared<check::ToolCallRequest>();
-    malformed_call->tool_input = MalformedInput(input);
+    malformed_call->tool_input = check::MalformedInput(input);
     const check::ToolCallRequest& malformed = *malformed_call;
     {
       std::lock_guard lock(state.mutex);
@@ -204,12 +129,12 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
       state.stage = "parsing the input";
     }
     if (options.host == Host::kClaude && input.size() <= kMaxHookInputBytes) {
-      if (const std::optional<AfterToolUse> after = ParseAfterToolUse(input)) {
-        RecordOutcomes(*after, options, state);
+      if (const std::optional<check::CallOutcomes> after = ParseAfterToolUse(input)) {
+        RecordOutcomes(*after, state);
         return {};  // nothing to answer
       }
     }
-    const check::Judge judge = HookJudge(options, state.audit, state.open);
+    const check::Judge judge = HookJudge(state.audit);
     if (input.size() > kMaxHookInputBytes) {
       return HostAnswer(options.host, judge
                                           .Refuse(malformed, settings,
@@ -252,7 +177,7 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
     const check::ToolCallRequest unread;
     const check::ToolCallRequest& call = state.call ? *state.call : unread;
     return HostAnswer(options.host,
-                      HookJudge(options, state.audit, state.open)
+                      HookJudge(state.audit)
                           .Refuse(call, state.settings, std::string("internal error: ") + e.what(),
                                   started, state.broken_settings)
                           .decision,
@@ -335,7 +260,7 @@ class Watchdog {
 
 std::string RunPreToolUse(std::string_view input, const HookOptions& options) {
   const auto started = Clock::now();
-  Progress progress;
+  Progress progress(options);
   try {
     LoadHookSettings(progress);
   } catch (const std::exception& e) {
@@ -347,7 +272,7 @@ std::string RunPreToolUse(std::string_view input, const HookOptions& options) {
 int RunHookProcess(const HookOptions& options) {
   const auto started = Clock::now();
   const rules::DecisionSettings defaults;
-  Progress progress;
+  Progress progress(options);
   std::chrono::milliseconds budget{defaults.budget_ms};
   {
     // Before any slow work: from here on, being told to stop still answers
@@ -376,8 +301,7 @@ int RunHookProcess(const HookOptions& options) {
       rules::DecisionSettings settings;
       std::string stage;
       std::vector<std::string> broken_settings;
-      store::AuditOptions audit;
-      store::OpenOptions open;
+      check::AuditTarget audit;
       {
         std::lock_guard lock(progress.mutex);
         if (progress.quiet) {
@@ -390,7 +314,6 @@ int RunHookProcess(const HookOptions& options) {
         stage = progress.stage;
         broken_settings = progress.broken_settings;
         audit = progress.audit;
-        open = progress.open;
       }
       if (!call) {
         auto unread = std::make_shared<check::ToolCallRequest>();
@@ -405,8 +328,8 @@ int RunHookProcess(const HookOptions& options) {
       // input bounded (store/stored_input.h) however large it is.
       const int code = WriteAnswer(
           HostAnswer(options.host, rules::ErrorDecision(settings, why), call->hook_event_name));
-      open.busy_timeout_ms = std::min(open.busy_timeout_ms, kWatchdogRecordingWaitMs);
-      HookJudge(options, audit, open).Refuse(*call, settings, why, started, broken_settings);
+      audit.lock_wait_ms = std::min(audit.lock_wait_ms, kWatchdogRecordingWaitMs);
+      HookJudge(audit).Refuse(*call, settings, why, started, broken_settings);
       return code;
     });
     answer = Decide(ReadStdin(kMaxHookInputBytes), options, progress, started);

@@ -6,10 +6,9 @@
 #include <string>
 
 #include "togmal/check/judge.h"
+#include "togmal/check/recording.h"
 #include "togmal/rules/rules_watcher.h"
-#include "togmal/store/audit_appender.h"
 #include "togmal/store/audit_log.h"
-#include "togmal/store/shared_database.h"
 #include "togmal/tools/check_arguments.h"
 #include "togmal/tools/sampling.h"
 #include "togmal/util/settings_layers.h"
@@ -257,19 +256,10 @@ Result<CheckToolCallOptions> ServeCheckToolCallOptions(
         "until it is fixed)",
         loaded.error());
   }
-  // Group commit: the entries of the calls the workers judge at the same
-  // moment share one transaction, and each call answers only once its entry
-  // is committed (audit_appender.h).
-  auto appender = std::make_shared<store::AuditAppender>(
-      database, store::AuditAppenderOptions{.audit = audit, .before_commit = nullptr});
-  options.append_audit = [appender](store::AuditEntry entry) -> Result<int64_t> {
-    return appender->Append(std::move(entry));
-  };
-  options.grants = [database](std::string_view fingerprint, bool consume) {
-    return database->With([&](store::Database& db) -> Result<std::optional<store::AllowGrant>> {
-      return store::AllowGrants(db).Active(fingerprint, consume);
-    });
-  };
+  // Group commit: each call answers only once its entry is committed.
+  check::JudgeSinks sinks = check::SharedSinks(std::move(database), audit);
+  options.append_audit = std::move(sinks.audit);
+  options.grants = std::move(sinks.grants);
   return options;
 }
 

@@ -9,7 +9,7 @@
 /// runs past its timeout, so the process also keeps a wall-clock budget: past
 /// it, a watchdog thread prints `hook.on_error`'s answer itself, whatever the
 /// deciding thread is stuck in, and records it afterwards (with the input
-/// bounded: store/stored_input.h), so that neither a locked database nor a
+/// bounded, as every stored input is), so that neither a locked database nor a
 /// huge input delays the answer. If no answer can be written to
 /// stdout the process exits 2 with the reason on stderr, which Claude Code
 /// treats as a block.
@@ -24,7 +24,7 @@
 namespace togmal::hook {
 
 struct HookOptions {
-  /// The audit database; empty = store::DefaultDatabasePath().
+  /// The audit database; empty = the user's default (check::AuditTarget).
   std::filesystem::path database;
   /// The user's rule file; std::nullopt = rules::UserRulesPath().
   std::optional<std::filesystem::path> user_rules;

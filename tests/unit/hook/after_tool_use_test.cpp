@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "togmal/store/audit_log.h"
 #include "togmal/store/database.h"
 
 namespace togmal::hook {
@@ -87,7 +88,7 @@ class AfterToolUseRecording : public ::testing::Test {
   int Record(const std::string& event) {
     auto parsed = ParseAfterToolUse(event);
     EXPECT_TRUE(parsed);
-    auto recorded = RecordAfterToolUse(*parsed, log_);
+    auto recorded = check::RecordOutcomes(*parsed, log_);
     EXPECT_TRUE(recorded.ok()) << recorded.error();
     return recorded.ok() ? *recorded : -1;
   }
