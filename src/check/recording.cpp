@@ -77,12 +77,13 @@ JudgeSinks SharedSinks(std::shared_ptr<store::SharedDatabase> database,
   return {.audit = [appender](store::AuditEntry entry) -> Result<int64_t> {
             return appender->Append(std::move(entry));
           },
-          .grants = [database](std::string_view fingerprint, bool consume) {
-            return database->With(
-                [&](store::Database& db) -> Result<std::optional<store::AllowGrant>> {
-                  return store::AllowGrants(db).Active(fingerprint, consume);
-                });
-          }};
+          .grants =
+              [database](std::string_view fingerprint, bool consume) {
+                return database->With(
+                    [&](store::Database& db) -> Result<std::optional<store::AllowGrant>> {
+                      return store::AllowGrants(db).Active(fingerprint, consume);
+                    });
+              }};
 }
 
 nlohmann::json MalformedInput(std::string_view input) {

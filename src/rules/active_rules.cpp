@@ -73,27 +73,14 @@ ActiveRules::ActiveRules(std::optional<fs::path> user_file, std::optional<fs::pa
       base_(std::make_shared<const RuleSet>()) {}
 
 Result<void> ActiveRules::Reload() {
-  std::vector<RuleFile> files;
-  auto builtin = BuiltinRuleFile(/*compile_regexes=*/true);
-  if (!builtin) return Fail(builtin.error());
-  files.push_back(std::move(*builtin));
-  // A file that cannot be loaded is named in `ignored`; the layers that did
-  // load keep their strength.
-  std::vector<std::string> errors;
-  if (auto system = ReadSystemRuleFile(system_file_); !system) {
-    errors.push_back(system.error());
-  } else if (*system) {
-    files.push_back(std::move(**system));
-  }
-  std::error_code error;
-  if (fs::exists(fs::symlink_status(user_file_, error))) {
-    auto user = ReadRuleFile(user_file_, Layer::kUser, /*compile_regexes=*/true);
-    if (user) {
-      files.push_back(std::move(*user));
-    } else {
-      errors.push_back(user.error());
-    }
-  }
+  auto base = ReadBaseLayers({.cwd = {},
+                              .user_file = user_file_,
+                              .system_file = system_file_,
+                              .include_builtin = true,
+                              .compile_regexes = true});
+  if (!base) return Fail(base.error());
+  std::vector<RuleFile>& files = base->files;
+  const std::vector<std::string>& errors = base->ignored;
   std::string joined;
   for (const std::string& why : errors) joined += (joined.empty() ? "" : "; ") + why;
   std::lock_guard lock(mutex_);
@@ -144,22 +131,13 @@ std::shared_ptr<const RuleSet> ActiveRules::ForCwd(const fs::path& cwd) {
       return cached->second.rules;
     }
   }
-  std::vector<RuleFile> files;
-  std::vector<std::string> ignored;
-  for (const fs::path& path : chain) {
-    auto file = ReadRuleFile(path, Layer::kProject, /*compile_regexes=*/true);
-    if (file) {
-      files.push_back(std::move(*file));
-    } else {
-      ignored.push_back(file.error());
-    }
-  }
+  LayerFiles project = ReadProjectLayers(chain);
   std::lock_guard lock(mutex_);
   std::vector<RuleFile> all = base_files_;
-  for (RuleFile& file : files) all.push_back(std::move(file));
+  for (RuleFile& file : project.files) all.push_back(std::move(file));
   RuleSet combined = CombineRuleFiles(std::move(all));
   combined.ignored = base_->ignored;
-  for (std::string& error : ignored) combined.ignored.push_back(std::move(error));
+  for (std::string& error : project.ignored) combined.ignored.push_back(std::move(error));
   auto shared = std::make_shared<const RuleSet>(std::move(combined));
   if (projects_.size() >= kMaxCachedProjects) projects_.clear();
   projects_[key] = ProjectEntry{std::move(stamps), generation_, shared};

@@ -1,6 +1,6 @@
 // The rule layers: the built-in one, the constant data that
-// togmal_compile_rules made of config/rules.yaml at build time, and LoadRules,
-// which stacks it with the user's and the project's files. Kept apart from
+// togmal_compile_rules made of config/rules.yaml at build time, the readers
+// of the layers stacked on it (system, user, project) and LoadRules. Kept apart from
 // rule_loader.cpp, which the build tool itself links.
 #include "rules_raw.h"
 #include "togmal/rules/rule_loader.h"
@@ -34,45 +34,59 @@ Result<RuleFile> BuiltinRuleFile(bool compile_regexes) {
   return file;
 }
 
-Result<RuleSet> LoadRules(const LoadOptions& options) {
-  std::vector<RuleFile> files;
+Result<LayerFiles> ReadBaseLayers(const LoadOptions& options) {
+  LayerFiles layers;
   if (options.include_builtin) {
     auto builtin = BuiltinRuleFile(options.compile_regexes);
     if (!builtin) return Fail(builtin.error());
-    files.push_back(std::move(*builtin));
+    layers.files.push_back(std::move(*builtin));
   }
-  // A broken file is left out and named: the layers that did load, and the
-  // built-in policy, keep their full strength.
-  std::vector<std::string> ignored;
-  // Their regexes are compiled now, whatever compile_regexes says: a file is
-  // validated whole before any of it counts (the built-in one was at build
-  // time).
-  auto add = [&](const std::filesystem::path& path, Layer layer) {
-    auto file = ReadRuleFile(path, layer, /*compile_regexes=*/true);
-    if (file) {
-      files.push_back(std::move(*file));
-    } else {
-      ignored.push_back(file.error());
-    }
-  };
   // The administrator's ceiling, whatever the home directory or the project
   // say: its path is fixed at build time.
   auto system = ReadSystemRuleFile(options.system_file.value_or(SystemRulesPath()));
   if (!system) {
-    ignored.push_back(system.error());
+    layers.ignored.push_back(system.error());
   } else if (*system) {
-    files.push_back(std::move(**system));
+    layers.files.push_back(std::move(**system));
   }
-  std::filesystem::path user = options.user_file.value_or(UserRulesPath());
+  // A broken file is left out and named: the layers that did load, and the
+  // built-in policy, keep their full strength. Its regexes are compiled now,
+  // whatever compile_regexes says: a file is validated whole before any of
+  // it counts (the built-in one was at build time).
+  const std::filesystem::path user = options.user_file.value_or(UserRulesPath());
   std::error_code error;
   if (!user.empty() && std::filesystem::exists(std::filesystem::symlink_status(user, error))) {
-    add(user, Layer::kUser);
+    auto file = ReadRuleFile(user, Layer::kUser, /*compile_regexes=*/true);
+    if (file) {
+      layers.files.push_back(std::move(*file));
+    } else {
+      layers.ignored.push_back(file.error());
+    }
   }
-  for (const std::filesystem::path& project : FindProjectRuleFiles(options.cwd)) {
-    add(project, Layer::kProject);
+  return layers;
+}
+
+LayerFiles ReadProjectLayers(const std::vector<std::filesystem::path>& chain) {
+  LayerFiles layers;
+  for (const std::filesystem::path& path : chain) {
+    auto file = ReadRuleFile(path, Layer::kProject, /*compile_regexes=*/true);
+    if (file) {
+      layers.files.push_back(std::move(*file));
+    } else {
+      layers.ignored.push_back(file.error());
+    }
   }
-  RuleSet set = CombineRuleFiles(std::move(files));
-  set.ignored = std::move(ignored);
+  return layers;
+}
+
+Result<RuleSet> LoadRules(const LoadOptions& options) {
+  auto base = ReadBaseLayers(options);
+  if (!base) return Fail(base.error());
+  LayerFiles project = ReadProjectLayers(FindProjectRuleFiles(options.cwd));
+  for (RuleFile& file : project.files) base->files.push_back(std::move(file));
+  for (std::string& why : project.ignored) base->ignored.push_back(std::move(why));
+  RuleSet set = CombineRuleFiles(std::move(base->files));
+  set.ignored = std::move(base->ignored);
   return set;
 }
 

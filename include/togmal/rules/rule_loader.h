@@ -91,6 +91,22 @@ struct LoadOptions {
   bool compile_regexes = false;
 };
 
+/// Rule files read for a stack of layers, lowest first, and the files that
+/// exist but could not be loaded ("file:line: why"), left out.
+struct LayerFiles {
+  std::vector<RuleFile> files;
+  std::vector<std::string> ignored;
+};
+
+/// The layers below a project's: the built-in (when `options.include_builtin`),
+/// the system and the user file, as LoadRules and ActiveRules::Reload both
+/// stack them. `options.cwd` is not read. Fails only when the built-in rules
+/// cannot be loaded.
+Result<LayerFiles> ReadBaseLayers(const LoadOptions& options);
+
+/// The project files of `chain` (FindProjectRuleFiles), each compiled whole.
+LayerFiles ReadProjectLayers(const std::vector<std::filesystem::path>& chain);
+
 /// Loads all layers. A system, user or project file that exists but cannot be read,
 /// parsed or validated is left out and named in RuleSet::ignored, which
 /// stops auto-approval (check::Judge): no file can weaken the policy by being
