@@ -91,6 +91,23 @@ std::vector<std::string> BrokenConfiguration(const Policy& policy) {
   return broken;
 }
 
+Result<Judgement> JudgeWhatIf(const ToolCallRequest& call, SampleShown sample,
+                              std::vector<std::string>& broken) {
+  auto policy = LoadPolicy(call.cwd, util::LoadSettingsLayers());
+  if (!policy) return Fail(policy.error());
+  broken = BrokenConfiguration(*policy);
+  SampleResolver keep_sample = nullptr;
+  if (sample == SampleShown::kAsSample) {
+    keep_sample = [](const ToolCallRequest&, rules::Decision&) { return true; };
+  }
+  const Judge judge({.via = "cli",
+                     .recording = Recording::kWhatIf,
+                     .audit = nullptr,
+                     .resolve_sample = std::move(keep_sample),
+                     .grants = nullptr});
+  return judge.Decide(call, *policy);
+}
+
 Result<rules::Decision> Classify(const ToolCallRequest& call, const rules::RuleSet& rule_set,
                                  const rules::DecisionSettings& settings) {
   const policy::Classifier& classifier = policy::Classifier::Default(settings.profile);

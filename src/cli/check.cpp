@@ -134,16 +134,16 @@ Action DefineCheck(CLI::App& command) {
       call.tool_name = "Bash";
       call.tool_input = {{"command", text}};
     }
-    auto policy = check::LoadPolicy(call.cwd, util::LoadSettingsLayers());
-    if (!policy) {
-      std::cerr << "togmal check: " << policy.error() << "\n";
+    std::vector<std::string> broken;
+    auto judged = check::JudgeWhatIf(call, check::SampleShown::kAsTheHookDecides, broken);
+    if (!judged) {
+      std::cerr << "togmal check: " << judged.error() << "\n";
       return kExitConfig;
     }
-    for (const std::string& why : check::BrokenConfiguration(*policy)) {
+    for (const std::string& why : broken) {
       std::cerr << "warning: " << why << " (nothing is auto-approved until it is fixed)\n";
     }
-    const check::Judge judge({.via = "cli", .recording = check::Recording::kWhatIf});
-    const check::Judgement judgement = judge.Decide(call, *policy);
+    const check::Judgement& judgement = *judged;
     const rules::Decision& decision = judgement.decision;
     RememberCode(call, judgement, options->db);
     if (options->json) {

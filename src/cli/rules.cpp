@@ -79,17 +79,13 @@ int Validate(const std::string& file) {
 // `remember`, the answer's allow code is remembered for `togmal allow`.
 Result<rules::Decision> Explain(const check::ToolCallRequest& call,
                                 const DatabaseOption* remember = nullptr) {
-  auto policy = check::LoadPolicy(call.cwd, util::LoadSettingsLayers());
-  if (!policy) return Fail(policy.error());
-  for (const std::string& why : check::BrokenConfiguration(*policy)) {
+  std::vector<std::string> broken;
+  auto judged = check::JudgeWhatIf(call, check::SampleShown::kAsSample, broken);
+  if (!judged) return Fail(judged.error());
+  for (const std::string& why : broken) {
     std::cerr << "warning: " << why << " (nothing is auto-approved until it is fixed)\n";
   }
-  const check::Judge judge(
-      {.via = "cli",
-       .recording = check::Recording::kWhatIf,
-       .audit = {},
-       .resolve_sample = [](const check::ToolCallRequest&, rules::Decision&) { return true; }});
-  check::Judgement judgement = judge.Decide(call, *policy);
+  check::Judgement& judgement = *judged;
   if (judgement.decision.source == rules::Source::kError) return Fail(judgement.decision.reason);
   if (remember != nullptr) RememberCode(call, judgement, *remember);
   return std::move(judgement.decision);

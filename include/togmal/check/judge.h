@@ -160,6 +160,20 @@ class Judge {
   JudgeOptions options_;
 };
 
+/// How a what-if question shows a SAMPLE rule's decision.
+enum class SampleShown {
+  kAsTheHookDecides,  ///< ask, as the hook (no model to ask) would
+  kAsSample,          ///< left visible as SAMPLE (`rules explain`)
+};
+
+/// What the hook would decide for `call` now, recording nothing: the
+/// settings and rules in force for `call.cwd` (LoadPolicy), grants not
+/// applied. `broken` gets every configuration file the policy was loaded
+/// without (BrokenConfiguration). `togmal check` and `rules explain` ask
+/// this. Fails only when the built-in rules cannot be loaded.
+Result<Judgement> JudgeWhatIf(const ToolCallRequest& call, SampleShown sample,
+                              std::vector<std::string>& broken);
+
 /// The classifier's level and findings for `call`, decided with `rules` and
 /// `settings`; a SAMPLE rule's decision is left unresolved. The pure part of
 /// Judge::Decide (no recording), for tests and benchmarks.

@@ -470,3 +470,35 @@ TEST(Judge, TheStrictProfileJudgesWithTheSeedsTable) {
 
 }  // namespace
 }  // namespace togmal::check
+
+namespace togmal::check {
+namespace {
+
+TEST(JudgeWhatIf, ShowsTheHooksDecisionOrTheSampleAndRecordsNothing) {
+  togmal::testing::TempDir home;
+  const togmal::testing::ScopedEnv config("XDG_CONFIG_HOME", home.path().c_str());
+  const togmal::testing::ScopedEnv data("XDG_DATA_HOME", home.path().c_str());
+  WriteFile(fs::path(home.path()) / "togmal" / "rules.yaml",
+            "rules:\n  - {id: review, conditions: {tool_name: Bash}, action: SAMPLE, "
+            "sampling_guidance: Look closely.}\n");
+  std::vector<std::string> broken;
+  auto asked = JudgeWhatIf(Bash("ls", home.path()), SampleShown::kAsTheHookDecides, broken);
+  ASSERT_TRUE(asked.ok()) << asked.error();
+  EXPECT_EQ(asked->decision.permission, rules::Permission::kAsk);
+  EXPECT_FALSE(asked->audit_id.has_value());
+  EXPECT_TRUE(broken.empty());
+  auto shown = JudgeWhatIf(Bash("ls", home.path()), SampleShown::kAsSample, broken);
+  ASSERT_TRUE(shown.ok()) << shown.error();
+  EXPECT_EQ(shown->decision.action, rules::Action::kSample);
+  EXPECT_FALSE(fs::exists(fs::path(home.path()) / "togmal" / "togmal.db"));
+
+  WriteFile(fs::path(home.path()) / "togmal" / "rules.yaml", "rules: [\n");
+  auto unsure = JudgeWhatIf(Bash("ls", home.path()), SampleShown::kAsTheHookDecides, broken);
+  ASSERT_TRUE(unsure.ok()) << unsure.error();
+  ASSERT_EQ(broken.size(), 1u);
+  EXPECT_NE(broken[0].find("rules.yaml"), std::string::npos) << broken[0];
+  EXPECT_NE(unsure->decision.permission, rules::Permission::kAllow);
+}
+
+}  // namespace
+}  // namespace togmal::check
