@@ -39,7 +39,7 @@ void AskWhileConfigurationIsBroken(const std::vector<std::string>& broken,
 }
 
 // A pass where the host will not put the call to a person: togmal asks.
-void ResolvePassWithoutGate(const ToolCallRequest& call, rules::Decision& decision) {
+void ResolvePassWithoutGate(const policy::ToolCall& call, rules::Decision& decision) {
   if (decision.permission != rules::Permission::kPass || HostGateApplies(call)) return;
   decision.permission = rules::Permission::kAsk;
   if (decision.action == rules::Action::kPass) decision.action = rules::Action::kAsk;
@@ -51,7 +51,7 @@ void ResolvePassWithoutGate(const ToolCallRequest& call, rules::Decision& decisi
 
 }  // namespace
 
-bool HostGateApplies(const ToolCallRequest& call) {
+bool HostGateApplies(const policy::ToolCall& call) {
   if (!call.host_has_gate) return false;
   return call.permission_mode != "bypassPermissions" && call.permission_mode != "dontAsk";
 }
@@ -91,14 +91,14 @@ std::vector<std::string> BrokenConfiguration(const Policy& policy) {
   return broken;
 }
 
-Result<Judgement> JudgeWhatIf(const ToolCallRequest& call, SampleShown sample,
+Result<Judgement> JudgeWhatIf(const policy::ToolCall& call, SampleShown sample,
                               std::vector<std::string>& broken) {
   auto policy = LoadPolicy(call.cwd, util::LoadSettingsLayers());
   if (!policy) return Fail(policy.error());
   broken = BrokenConfiguration(*policy);
   SampleResolver keep_sample = nullptr;
   if (sample == SampleShown::kAsSample) {
-    keep_sample = [](const ToolCallRequest&, rules::Decision&) { return true; };
+    keep_sample = [](const policy::ToolCall&, rules::Decision&) { return true; };
   }
   const Judge judge({.via = "cli",
                      .recording = Recording::kWhatIf,
@@ -108,18 +108,13 @@ Result<Judgement> JudgeWhatIf(const ToolCallRequest& call, SampleShown sample,
   return judge.Decide(call, *policy);
 }
 
-Result<rules::Decision> Classify(const ToolCallRequest& call, const rules::RuleSet& rule_set,
+Result<rules::Decision> Evaluate(const policy::ToolCall& call, const rules::RuleSet& rule_set,
                                  const rules::DecisionSettings& settings) {
   const policy::Classifier& classifier = policy::Classifier::Default(settings.profile);
-  policy::Classification classification =
-      classifier.Classify({call.tool_name, call.tool_input, call.cwd});
+  policy::Classification classification = classifier.Classify(call);
 
   rules::Facts facts;
-  facts.tool_name = call.tool_name;
-  facts.tool_input = call.tool_input;
-  facts.cwd = call.cwd;
-  facts.agent_id = call.agent_id;
-  facts.agent_type = call.agent_type;
+  facts.call = call;
   facts.level = classification.level;
   auto command = call.tool_input.find("command");
   if (IsShellTool(call.tool_name) && command != call.tool_input.end() && command->is_string()) {
@@ -141,16 +136,16 @@ Result<rules::Decision> Classify(const ToolCallRequest& call, const rules::RuleS
       if (i != classification.deciding) findings.push_back(classification.findings[i]);
     }
   }
-  return rules::Decide(rule_set, facts, findings, settings);
+  return rules::ApplyRules(rule_set, facts, findings, settings);
 }
 
-Judgement Judge::Decide(const ToolCallRequest& call, const Policy& policy,
+Judgement Judge::Decide(const policy::ToolCall& call, const Policy& policy,
                         Clock::time_point started) const {
   const std::vector<std::string> broken = BrokenConfiguration(policy);
   if (!policy.rules) return Refuse(call, policy.settings, "no rules loaded", started, broken);
   rules::Decision decision;
   try {
-    auto decided = Classify(call, *policy.rules, policy.settings);
+    auto decided = Evaluate(call, *policy.rules, policy.settings);
     if (!decided) return Refuse(call, policy.settings, decided.error(), started, broken);
     decision = std::move(*decided);
     if (decision.source == rules::Source::kRule && decision.action == rules::Action::kSample) {
@@ -174,7 +169,7 @@ Judgement Judge::Decide(const ToolCallRequest& call, const Policy& policy,
   return Record(call, std::move(decision), broken, started, std::move(mark));
 }
 
-AllowCodeMark Judge::ApplyAllowCode(const ToolCallRequest& call, rules::Decision& decision) const {
+AllowCodeMark Judge::ApplyAllowCode(const policy::ToolCall& call, rules::Decision& decision) const {
   AllowCodeMark mark;
   mark.fingerprint = store::CallFingerprint(call.tool_name, call.tool_input, call.cwd);
   mark.code = store::AllowCode(mark.fingerprint);
@@ -204,13 +199,13 @@ AllowCodeMark Judge::ApplyAllowCode(const ToolCallRequest& call, rules::Decision
   return mark;
 }
 
-Judgement Judge::Refuse(const ToolCallRequest& call, const rules::DecisionSettings& settings,
+Judgement Judge::Refuse(const policy::ToolCall& call, const rules::DecisionSettings& settings,
                         std::string_view error, Clock::time_point started,
                         const std::vector<std::string>& warnings) const {
   return Record(call, rules::ErrorDecision(settings, error), warnings, started);
 }
 
-Judgement Judge::Record(const ToolCallRequest& call, rules::Decision decision,
+Judgement Judge::Record(const policy::ToolCall& call, rules::Decision decision,
                         const std::vector<std::string>& warnings, Clock::time_point started,
                         std::optional<AllowCodeMark> mark) const {
   Judgement judgement;
@@ -244,7 +239,7 @@ Judgement Judge::Record(const ToolCallRequest& call, rules::Decision decision,
   return judgement;
 }
 
-store::AuditEntry MakeAuditEntry(const ToolCallRequest& call, const rules::Decision& decision,
+store::AuditEntry MakeAuditEntry(const policy::ToolCall& call, const rules::Decision& decision,
                                  std::string_view via, int64_t latency_us,
                                  const std::vector<std::string>& warnings,
                                  const AllowCodeMark* mark) {

@@ -89,7 +89,7 @@ Action DefineCheck(CLI::App& command) {
       std::error_code error;
       options->cwd = std::filesystem::current_path(error).string();
     }
-    check::ToolCallRequest call;
+    policy::ToolCall call;
     call.cwd = options->cwd;
     call.permission_mode = options->permission_mode;
     if (!options->tool.empty()) {

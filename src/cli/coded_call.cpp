@@ -8,7 +8,7 @@
 
 namespace togmal::cli {
 
-void RememberCode(const check::ToolCallRequest& call, const check::Judgement& judgement,
+void RememberCode(const policy::ToolCall& call, const check::Judgement& judgement,
                   const DatabaseOption& db) {
   if (!judgement.allow_code || judgement.allow_code->grant) return;
   store::CodedCall coded;

@@ -11,7 +11,7 @@ namespace togmal::cli {
 /// Remembers the allow code `judgement` names for `call`, if it names one. A
 /// database that cannot be written leaves the answer as it is: a warning on
 /// stderr says that the code will not be found.
-void RememberCode(const check::ToolCallRequest& call, const check::Judgement& judgement,
+void RememberCode(const policy::ToolCall& call, const check::Judgement& judgement,
                   const DatabaseOption& db);
 
 }  // namespace togmal::cli

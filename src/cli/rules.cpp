@@ -77,7 +77,7 @@ int Validate(const std::string& file) {
 // Decides exactly as the hook does, recording no decision; a SAMPLE stays
 // visible as such (the hook then asks; `serve` asks the client's model). With
 // `remember`, the answer's allow code is remembered for `togmal allow`.
-Result<rules::Decision> Explain(const check::ToolCallRequest& call,
+Result<rules::Decision> Explain(const policy::ToolCall& call,
                                 const DatabaseOption* remember = nullptr) {
   std::vector<std::string> broken;
   auto judged = check::JudgeWhatIf(call, check::SampleShown::kAsSample, broken);
@@ -107,7 +107,7 @@ struct ExplainOptions {
 };
 
 int RunExplain(const ExplainOptions& options) {
-  check::ToolCallRequest call;
+  policy::ToolCall call;
   call.tool_name = options.tool;
   call.cwd = options.cwd.empty() ? CurrentDir() : options.cwd;
   auto input = util::ParseJson(options.input);
@@ -191,7 +191,7 @@ int RunTests(const std::string& file, const std::string& default_cwd) {
       std::cerr << where << ": expect must be allow, ask, deny or sample, got " << expected << "\n";
       return kExitDataErr;
     }
-    check::ToolCallRequest call;
+    policy::ToolCall call;
     call.tool_name = tool.Scalar();
     YAML::Node input = item["input"] ? item["input"] : item["tool_input"];
     if (input) call.tool_input = util::YamlToJson(input, util::YamlScalars::kTyped);

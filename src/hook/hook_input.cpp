@@ -16,7 +16,7 @@ std::string StringField(const json& object, const char* name) {
 
 }  // namespace
 
-Result<check::ToolCallRequest> ParseHookInput(std::string_view text) {
+Result<policy::ToolCall> ParseHookInput(std::string_view text) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     return Fail("the hook input was empty (expected Claude Code's PreToolUse JSON on stdin)");
   }
@@ -24,7 +24,7 @@ Result<check::ToolCallRequest> ParseHookInput(std::string_view text) {
   if (!parsed) return Fail("the hook input is " + parsed.error());
   json& input = *parsed;
   if (!input.is_object()) return Fail("the hook input is not a JSON object");
-  check::ToolCallRequest call;
+  policy::ToolCall call;
   call.cwd = StringField(input, "cwd");
   call.session_id = StringField(input, "session_id");
   call.agent_id = StringField(input, "agent_id");

@@ -75,7 +75,7 @@ std::string StringField(const json& object, const char* name) {
 }
 
 template <std::size_t N>
-void ApplyAlias(const ToolAlias (&table)[N], check::ToolCallRequest& call) {
+void ApplyAlias(const ToolAlias (&table)[N], policy::ToolCall& call) {
   for (const ToolAlias& alias : table) {
     if (alias.host_tool != call.tool_name) continue;
     call.tool_name = std::string(alias.tool);
@@ -121,7 +121,7 @@ std::string JoinArgv(const json& argv) {
 // Codex's apply_patch carries the patch as text; a patch that touches one
 // file is judged as the Write (new file) or Edit of that file. A patch over
 // several files stays an apply_patch call (unknown to the classifier: asked).
-void MapApplyPatch(check::ToolCallRequest& call) {
+void MapApplyPatch(policy::ToolCall& call) {
   std::string patch = StringField(call.tool_input, "command");
   if (patch.empty()) patch = StringField(call.tool_input, "input");
   if (patch.empty()) patch = StringField(call.tool_input, "patch");
@@ -161,7 +161,7 @@ Result<json> ParseObject(std::string_view text, const char* host_input) {
   return std::move(*parsed);
 }
 
-Result<check::ToolCallRequest> ParseCodex(std::string_view text) {
+Result<policy::ToolCall> ParseCodex(std::string_view text) {
   auto call = ParseHookInput(text);
   if (!call) return call;
   ApplyAlias(kCodexTools, *call);
@@ -174,10 +174,10 @@ Result<check::ToolCallRequest> ParseCodex(std::string_view text) {
   return call;
 }
 
-Result<check::ToolCallRequest> ParseGemini(std::string_view text) {
+Result<policy::ToolCall> ParseGemini(std::string_view text) {
   auto input = ParseObject(text, "Gemini CLI's BeforeTool JSON");
   if (!input) return Fail(input.error());
-  check::ToolCallRequest call;
+  policy::ToolCall call;
   call.cwd = StringField(*input, "cwd");
   call.session_id = StringField(*input, "session_id");
   call.hook_event_name = StringField(*input, "hook_event_name");
@@ -203,10 +203,10 @@ Result<check::ToolCallRequest> ParseGemini(std::string_view text) {
   return call;
 }
 
-Result<check::ToolCallRequest> ParseCopilot(std::string_view text) {
+Result<policy::ToolCall> ParseCopilot(std::string_view text) {
   auto input = ParseObject(text, "Copilot CLI's preToolUse JSON");
   if (!input) return Fail(input.error());
-  check::ToolCallRequest call;
+  policy::ToolCall call;
   call.cwd = StringField(*input, "cwd");
   call.hook_event_name = "preToolUse";
   call.tool_name = StringField(*input, "toolName");
@@ -231,10 +231,10 @@ Result<check::ToolCallRequest> ParseCopilot(std::string_view text) {
   return call;
 }
 
-Result<check::ToolCallRequest> ParseCursor(std::string_view text) {
+Result<policy::ToolCall> ParseCursor(std::string_view text) {
   auto input = ParseObject(text, "a Cursor hook's JSON");
   if (!input) return Fail(input.error());
-  check::ToolCallRequest call;
+  policy::ToolCall call;
   // Cursor's hook answers allow, ask or deny; what it does with no answer
   // is not documented, so nothing is left to it: togmal asks.
   call.host_has_gate = false;
@@ -288,7 +288,7 @@ Result<check::ToolCallRequest> ParseCursor(std::string_view text) {
 
 }  // namespace
 
-Result<check::ToolCallRequest> ParseHostInput(Host host, std::string_view text) {
+Result<policy::ToolCall> ParseHostInput(Host host, std::string_view text) {
   switch (host) {
     case Host::kClaude:
       return ParseHookInput(text);

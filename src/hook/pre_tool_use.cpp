@@ -51,7 +51,7 @@ struct Progress {
   rules::DecisionSettings settings;  ///< the defaults until settings.yaml is read
   /// The parsed call, or the malformed input; null until the input is read.
   /// Shared, not copied: the input can be 50 MB.
-  std::shared_ptr<const check::ToolCallRequest> call;
+  std::shared_ptr<const policy::ToolCall> call;
   /// Where decisions are recorded: the lock wait follows the budget.
   check::AuditTarget audit;
   /// Settings files that could not be read, parsed or validated: while there
@@ -113,14 +113,14 @@ void RecordOutcomes(const check::CallOutcomes& event, Progress& state) {
 
 // Input, policy, judgement, with the settings LoadHookSettings put in `state`,
 // which is kept up to date for the watchdog.
-std::string Decide(std::string_view input, const HookOptions& options, Progress& state,
-                   Clock::time_point started) {
+std::string AnswerFor(std::string_view input, const HookOptions& options, Progress& state,
+                      Clock::time_point started) {
   try {
     rules::DecisionSettings settings;
     std::vector<std::string> broken_settings;
-    auto malformed_call = std::make_shared<check::ToolCallRequest>();
+    auto malformed_call = std::make_shared<policy::ToolCall>();
     malformed_call->tool_input = check::MalformedInput(input);
-    const check::ToolCallRequest& malformed = *malformed_call;
+    const policy::ToolCall& malformed = *malformed_call;
     {
       std::lock_guard lock(state.mutex);
       settings = state.settings;
@@ -149,7 +149,7 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
           options.host,
           judge.Refuse(malformed, settings, parsed.error(), started, broken_settings).decision);
     }
-    const auto call = std::make_shared<const check::ToolCallRequest>(std::move(*parsed));
+    const auto call = std::make_shared<const policy::ToolCall>(std::move(*parsed));
     {
       std::lock_guard lock(state.mutex);
       state.call = call;
@@ -174,8 +174,8 @@ std::string Decide(std::string_view input, const HookOptions& options, Progress&
                       call->hook_event_name);
   } catch (const std::exception& e) {
     std::lock_guard lock(state.mutex);
-    const check::ToolCallRequest unread;
-    const check::ToolCallRequest& call = state.call ? *state.call : unread;
+    const policy::ToolCall unread;
+    const policy::ToolCall& call = state.call ? *state.call : unread;
     return HostAnswer(options.host,
                       HookJudge(state.audit)
                           .Refuse(call, state.settings, std::string("internal error: ") + e.what(),
@@ -266,7 +266,7 @@ std::string RunPreToolUse(std::string_view input, const HookOptions& options) {
   } catch (const std::exception& e) {
     spdlog::error("settings: {}", e.what());  // the defaults stay in force
   }
-  return Decide(input, options, progress, started);
+  return AnswerFor(input, options, progress, started);
 }
 
 int RunHookProcess(const HookOptions& options) {
@@ -297,7 +297,7 @@ int RunHookProcess(const HookOptions& options) {
   std::string answer;
   {
     Watchdog watchdog(started + budget, [&]() -> int {
-      std::shared_ptr<const check::ToolCallRequest> call;
+      std::shared_ptr<const policy::ToolCall> call;
       rules::DecisionSettings settings;
       std::string stage;
       std::vector<std::string> broken_settings;
@@ -316,7 +316,7 @@ int RunHookProcess(const HookOptions& options) {
         audit = progress.audit;
       }
       if (!call) {
-        auto unread = std::make_shared<check::ToolCallRequest>();
+        auto unread = std::make_shared<policy::ToolCall>();
         unread->tool_input = {{"malformed_input", "(not read: the input did not end in time)"}};
         call = std::move(unread);
       }
@@ -332,7 +332,7 @@ int RunHookProcess(const HookOptions& options) {
       HookJudge(audit).Refuse(*call, settings, why, started, broken_settings);
       return code;
     });
-    answer = Decide(ReadStdin(kMaxHookInputBytes), options, progress, started);
+    answer = AnswerFor(ReadStdin(kMaxHookInputBytes), options, progress, started);
     if (!ClaimTheAnswer()) {
       // The watchdog or a signal handler is answering and will end the
       // process; wait for it.

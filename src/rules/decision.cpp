@@ -130,8 +130,9 @@ Decision FromLevel(const Facts& facts, const std::vector<Finding>& findings,
   decision.permission = PermissionOf(outcome);
   decision.action = ActionOf(decision.permission);
   const Finding* top = TopFinding(findings, decision.level);
-  std::string why = top != nullptr ? DescribeFinding(*top)
-                                   : facts.tool_name + " matched no rule and no risk was found";
+  std::string why = top != nullptr
+                        ? DescribeFinding(*top)
+                        : facts.call.tool_name + " matched no rule and no risk was found";
   decision.reason = util::Shorten(Prefix(decision.level) + why, kReasonLimit);
   if (outcome == LevelOutcome::kNotice) decision.notice = decision.reason;
   return decision;
@@ -355,8 +356,9 @@ Result<DecisionSettings> ParseDecisionSettings(std::string_view text, const std:
   return DecisionSettingsFrom(*layer, base);
 }
 
-Result<Decision> Decide(const RuleSet& rules, const Facts& facts,
-                        const std::vector<Finding>& findings, const DecisionSettings& settings) {
+Result<Decision> ApplyRules(const RuleSet& rules, const Facts& facts,
+                            const std::vector<Finding>& findings,
+                            const DecisionSettings& settings) {
   auto decision = DecideBelowSystem(rules, facts, findings, settings);
   if (!decision) return decision;
   // The system layer is a ceiling: its first matching rule, taken on its own,

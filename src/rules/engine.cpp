@@ -106,18 +106,18 @@ Result<bool> ConditionMatches(const Condition& condition, const Facts& facts, co
       return !*matched;
     }
     case Kind::kToolName:
-      return AnyPatternMatches(condition.patterns, facts.tool_name, rule, condition);
+      return AnyPatternMatches(condition.patterns, facts.call.tool_name, rule, condition);
     case Kind::kCwd:
-      return AnyPatternMatches(condition.patterns, facts.cwd, rule, condition);
+      return AnyPatternMatches(condition.patterns, facts.call.cwd, rule, condition);
     case Kind::kAgentId:
-      return AnyPatternMatches(condition.patterns, facts.agent_id, rule, condition);
+      return AnyPatternMatches(condition.patterns, facts.call.agent_id, rule, condition);
     case Kind::kAgentType:
-      return AnyPatternMatches(condition.patterns, facts.agent_type, rule, condition);
+      return AnyPatternMatches(condition.patterns, facts.call.agent_type, rule, condition);
     case Kind::kLevel:
       return Compare(facts.level, condition.comparison, condition.level);
     case Kind::kParameter: {
       std::vector<std::string> values;
-      CollectValues(facts.tool_input, condition.key, values);
+      CollectValues(facts.call.tool_input, condition.key, values);
       for (const std::string& value : values) {
         auto matched = AnyPatternMatches(condition.patterns, value, rule, condition);
         if (!matched || *matched) return matched;

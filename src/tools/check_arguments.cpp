@@ -17,7 +17,7 @@ std::string StringField(const json& object, const char* name) {
 Result<CheckArguments> ParseCheckArguments(const json& arguments) {
   if (!arguments.is_object()) return Fail("arguments must be an object");
   CheckArguments parsed;
-  check::ToolCallRequest& call = parsed.call;
+  policy::ToolCall& call = parsed.call;
   call.tool_name = StringField(arguments, "tool_name");
   if (call.tool_name.empty()) return Fail("tool_name is required");
   call.cwd = StringField(arguments, "cwd");

@@ -132,7 +132,7 @@ std::string Markdown(const rules::Decision& decision, const json& result) {
 // Puts a SAMPLE decision to the client's model; every failure is an ask.
 // False while the question is on its way to the client (modern era): the
 // judgement is then pending, nothing is recorded, and the retry decides.
-bool ResolveSample(const check::ToolCallRequest& call, rules::Decision& decision,
+bool ResolveSample(const policy::ToolCall& call, rules::Decision& decision,
                    mcp::ToolContext& context) {
   if (!context.ClientSupports(mcp::ClientFeature::kSampling)) {
     rules::ResolveSampleAsAsk(decision, "the MCP client offers no sampling");
@@ -158,15 +158,14 @@ mcp::ToolResult Check(const CheckToolCallOptions& options, const json& arguments
                       mcp::ToolContext& context) {
   const auto started = check::Judge::Clock::now();
   const std::string format = arguments.value("response_format", "markdown");
-  check::Judge judge(
-      {.via = "mcp",
-       .recording = check::Recording::kAudited,
-       .audit = options.append_audit,
-       .resolve_sample =
-           [&context](const check::ToolCallRequest& call, rules::Decision& decision) {
-             return ResolveSample(call, decision, context);
-           },
-       .grants = options.grants});
+  check::Judge judge({.via = "mcp",
+                      .recording = check::Recording::kAudited,
+                      .audit = options.append_audit,
+                      .resolve_sample =
+                          [&context](const policy::ToolCall& call, rules::Decision& decision) {
+                            return ResolveSample(call, decision, context);
+                          },
+                      .grants = options.grants});
   auto parsed = ParseCheckArguments(arguments);
   check::Judgement judgement;
   std::vector<std::string> ignored_flat_fields;
@@ -177,7 +176,7 @@ mcp::ToolResult Check(const CheckToolCallOptions& options, const json& arguments
     if (format != "hook") return mcp::ToolResult::Failure(parsed.error());
     judgement = judge.Refuse({}, options.settings, parsed.error(), started);
   } else {
-    check::ToolCallRequest& call = parsed->call;
+    policy::ToolCall& call = parsed->call;
     ignored_flat_fields = parsed->ignored_flat_fields;
     if (call.session_id.empty()) call.session_id = context.ClientName();
     check::Policy policy{.rules = options.rules->ForCwd(call.cwd),

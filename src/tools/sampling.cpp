@@ -58,7 +58,7 @@ json ShortenStrings(const json& value) {
 
 }  // namespace
 
-json SamplingRequest(const check::ToolCallRequest& call, const rules::Decision& decision) {
+json SamplingRequest(const policy::ToolCall& call, const rules::Decision& decision) {
   std::string input = util::DumpJson(ShortenStrings(call.tool_input), 2);
   if (input.size() > kMaxInputText) {
     input = util::Shorten(input, kMaxInputText) + "\n(" + std::to_string(input.size()) +

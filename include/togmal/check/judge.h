@@ -4,7 +4,7 @@
 /// all ask the Judge, so they cannot drift apart:
 ///
 ///   classify (policy::Classifier) → rules and the level mapping
-///   (rules::Decide) → resolve a SAMPLE rule → record in the audit trail
+///   (rules::ApplyRules) → resolve a SAMPLE rule → record in the audit trail
 ///   (a decision that cannot be recorded is never an allow).
 ///
 /// What differs between the front ends is passed in: how a SAMPLE is
@@ -76,7 +76,7 @@ std::vector<std::string> BrokenConfiguration(const Policy& policy);
 /// rules::ResolveSampleByModel), or leaves it visible as a SAMPLE. Returns
 /// false when the verdict is not available yet (the MCP client is being
 /// asked and will retry): the judgement is then pending and not recorded.
-using SampleResolver = std::function<bool(const ToolCallRequest& call, rules::Decision& decision)>;
+using SampleResolver = std::function<bool(const policy::ToolCall& call, rules::Decision& decision)>;
 
 /// Appends an audit entry and returns its id. May be called from any thread.
 using AuditSink = std::function<Result<int64_t>(store::AuditEntry entry)>;
@@ -139,23 +139,23 @@ class Judge {
   /// throws: an internal error is decided as policy.settings.on_error.
   /// `started` is when the front end received the call (the recorded
   /// latency).
-  Judgement Decide(const ToolCallRequest& call, const Policy& policy,
+  Judgement Decide(const policy::ToolCall& call, const Policy& policy,
                    Clock::time_point started = Clock::now()) const;
 
   /// For a call that could not be judged (malformed input, no policy, out of
   /// time): `settings.on_error` with `error` in the reason, recorded like any
   /// decision. `call` holds whatever could be read of the input.
-  Judgement Refuse(const ToolCallRequest& call, const rules::DecisionSettings& settings,
+  Judgement Refuse(const policy::ToolCall& call, const rules::DecisionSettings& settings,
                    std::string_view error, Clock::time_point started = Clock::now(),
                    const std::vector<std::string>& warnings = {}) const;
 
  private:
-  Judgement Record(const ToolCallRequest& call, rules::Decision decision,
+  Judgement Record(const policy::ToolCall& call, rules::Decision decision,
                    const std::vector<std::string>& warnings, Clock::time_point started,
                    std::optional<AllowCodeMark> mark = std::nullopt) const;
   // Names the deny/ask's allow code in its reason, or lets the call through
   // when a grant for it is active.
-  AllowCodeMark ApplyAllowCode(const ToolCallRequest& call, rules::Decision& decision) const;
+  AllowCodeMark ApplyAllowCode(const policy::ToolCall& call, rules::Decision& decision) const;
 
   JudgeOptions options_;
 };
@@ -171,18 +171,18 @@ enum class SampleShown {
 /// applied. `broken` gets every configuration file the policy was loaded
 /// without (BrokenConfiguration). `togmal check` and `rules explain` ask
 /// this. Fails only when the built-in rules cannot be loaded.
-Result<Judgement> JudgeWhatIf(const ToolCallRequest& call, SampleShown sample,
+Result<Judgement> JudgeWhatIf(const policy::ToolCall& call, SampleShown sample,
                               std::vector<std::string>& broken);
 
 /// The classifier's level and findings for `call`, decided with `rules` and
 /// `settings`; a SAMPLE rule's decision is left unresolved. The pure part of
 /// Judge::Decide (no recording), for tests and benchmarks.
-Result<rules::Decision> Classify(const ToolCallRequest& call, const rules::RuleSet& rules,
+Result<rules::Decision> Evaluate(const policy::ToolCall& call, const rules::RuleSet& rules,
                                  const rules::DecisionSettings& settings);
 
 /// The audit entry recording `decision` (input redaction happens in the
 /// store). `via` as in JudgeOptions; `mark` the allow code and grant, if any.
-store::AuditEntry MakeAuditEntry(const ToolCallRequest& call, const rules::Decision& decision,
+store::AuditEntry MakeAuditEntry(const policy::ToolCall& call, const rules::Decision& decision,
                                  std::string_view via, int64_t latency_us,
                                  const std::vector<std::string>& warnings = {},
                                  const AllowCodeMark* mark = nullptr);

@@ -14,6 +14,6 @@ namespace togmal::hook {
 /// or too deeply nested JSON, a missing or non-string `tool_name`, a missing
 /// or non-object `tool_input`, and an event other than PreToolUse are errors
 /// (the caller fails safe).
-Result<check::ToolCallRequest> ParseHookInput(std::string_view text);
+Result<policy::ToolCall> ParseHookInput(std::string_view text);
 
 }  // namespace togmal::hook

@@ -2,7 +2,7 @@
 /// The agent hosts `togmal hook --host NAME` speaks to. Each host sends its
 /// own JSON on stdin and reads its own answer on stdout; the decision in
 /// between is always check::Judge's. This header is the whole difference:
-/// a parser from the host's input to check::ToolCallRequest (with the host's
+/// a parser from the host's input to policy::ToolCall (with the host's
 /// tool names mapped to the ones togmal's classifier and rules know) and a
 /// writer from rules::Decision to the host's answer.
 ///
@@ -39,7 +39,7 @@ std::span<const std::string_view> HostNames();
 /// the same; a tool with no counterpart keeps its host name, which the
 /// classifier treats as unknown (never as harmless). Errors as for
 /// ParseHookInput: the caller fails safe.
-Result<check::ToolCallRequest> ParseHostInput(Host host, std::string_view text);
+Result<policy::ToolCall> ParseHostInput(Host host, std::string_view text);
 
 /// `decision` in `host`'s answer format: one JSON line with its newline.
 /// `event` is the parsed call's hook_event_name (Cursor's file-read hook

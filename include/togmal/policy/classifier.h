@@ -17,16 +17,10 @@
 
 #include "togmal/policy/level.h"
 #include "togmal/policy/shell_lexer.h"
+#include "togmal/policy/tool_call.h"
 #include "togmal/util/result.h"
 
 namespace togmal::policy {
-
-/// A tool call as Claude Code's PreToolUse hook sees it.
-struct ToolCall {
-  std::string tool_name;      ///< "Bash", "Write", "mcp__server__tool", …
-  nlohmann::json tool_input;  ///< the tool's arguments (an object)
-  std::string cwd;            ///< the project directory; "" if unknown
-};
 
 /// One reason that contributes to a level.
 struct Finding {

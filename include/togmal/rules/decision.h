@@ -97,10 +97,11 @@ struct Decision {
   std::string tightened_by;
 };
 
-/// Decides. `findings` are the classifier's, the deciding one first.
-Result<Decision> Decide(const RuleSet& rules, const Facts& facts,
-                        const std::vector<policy::Finding>& findings,
-                        const DecisionSettings& settings);
+/// The decision the rules and the level mapping give for `facts` (the
+/// Judge's middle step). `findings` are the classifier's, the deciding one first.
+Result<Decision> ApplyRules(const RuleSet& rules, const Facts& facts,
+                            const std::vector<policy::Finding>& findings,
+                            const DecisionSettings& settings);
 
 /// A SAMPLE that could not be put to a model (hook mode, no client sampling,
 /// timeout, unparsable answer): ask, with the rule's guidance as the reason.

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "togmal/policy/tool_call.h"
 #include "togmal/rules/rule.h"
 #include "togmal/util/result.h"
 
@@ -18,11 +19,8 @@ namespace togmal::rules {
 
 /// What is known about one tool call.
 struct Facts {
-  std::string tool_name;
-  nlohmann::json tool_input = nlohmann::json::object();
-  std::string cwd;
-  std::string agent_id;                      ///< "" for the main agent
-  std::string agent_type;                    ///< "" for the main agent
+  /// The call: its tool, input, cwd and agent are what conditions test.
+  policy::ToolCall call;
   policy::Level level = policy::Level::kL0;  ///< the classifier's level
   /// The text of every shell segment that would be executed (empty for
   /// tools that run no shell).

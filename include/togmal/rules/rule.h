@@ -125,7 +125,7 @@ struct Rule {
 
 /// The active rules of all layers, in matching order (priority ascending;
 /// ties: system, project, then user, then built-in, then file order). The
-/// system rules are matched on their own as well (rules::Decide). Immutable once
+/// system rules are matched on their own as well (rules::ApplyRules). Immutable once
 /// built; share it with std::shared_ptr<const RuleSet> and swap whole sets.
 struct RuleSet {
   std::vector<Rule> rules;

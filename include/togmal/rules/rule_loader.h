@@ -7,7 +7,7 @@
 ///
 /// The system layer is a ceiling: its DENY, ASK and SAMPLE rules are matched
 /// on their own, and when one matches, the decision is never looser than it
-/// (rules::Decide), whatever a user or project rule says. Its ALLOW and PASS
+/// (rules::ApplyRules), whatever a user or project rule says. Its ALLOW and PASS
 /// rules are reported and ignored (nothing can loosen beneath a ceiling). A
 /// system rule reusing a built-in id replaces it (`enabled: false` switches
 /// a built-in rule off for everyone); a user or project rule reusing a system

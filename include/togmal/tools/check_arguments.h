@@ -20,7 +20,7 @@ inline constexpr std::string_view kFlatToolInputFields[] = {
 
 /// A call read from the arguments, and how its tool input was given.
 struct CheckArguments {
-  check::ToolCallRequest call;
+  policy::ToolCall call;
   /// Flat fields that were given but not used because `tool_input` holds the
   /// same field with another value (the call is judged by tool_input; the
   /// result says so). Empty when nothing was ambiguous.

@@ -17,7 +17,7 @@ namespace togmal::tools {
 /// The `sampling/createMessage` params for a SAMPLE decision on `call`: the
 /// tool call, the rule's guidance, the classifier's findings, and the demand
 /// to answer `ALLOW: <reason>` or `DENY: <reason>` on the first line.
-nlohmann::json SamplingRequest(const check::ToolCallRequest& call, const rules::Decision& decision);
+nlohmann::json SamplingRequest(const policy::ToolCall& call, const rules::Decision& decision);
 
 /// The model's verdict: allow or deny and its reason. Fails for anything
 /// else (no text, another first word, no reason).

@@ -26,8 +26,8 @@ void WriteFile(const fs::path& path, const std::string& text) {
   std::ofstream(path) << text;
 }
 
-ToolCallRequest Bash(std::string command, std::string cwd = "/home/u/p") {
-  ToolCallRequest call;
+policy::ToolCall Bash(std::string command, std::string cwd = "/home/u/p") {
+  policy::ToolCall call;
   call.tool_name = "Bash";
   call.tool_input = {{"command", std::move(command)}};
   call.cwd = std::move(cwd);
@@ -130,7 +130,7 @@ TEST(Judge, SampleIsAskedWithoutAResolverAndPendingWhileTheClientIsAsked) {
   Judgement pending =
       Judge({.via = "mcp",
              .audit = memory.Sink(),
-             .resolve_sample = [](const ToolCallRequest&, rules::Decision&) { return false; }})
+             .resolve_sample = [](const policy::ToolCall&, rules::Decision&) { return false; }})
           .Decide(Bash("ls"), policy);
   EXPECT_TRUE(pending.pending);
   EXPECT_EQ(memory.entries.size(), 1u) << "nothing is recorded before the verdict";
@@ -258,7 +258,7 @@ TEST(Judge, BrokenSettingsStopAutoApprovalButNotDenials) {
   Policy policy = BuiltinPolicy();
   const Judge judge({.via = "cli", .recording = Recording::kWhatIf});
   ASSERT_EQ(judge.Decide(Bash("ls -la"), policy).decision.permission, rules::Permission::kAllow);
-  ToolCallRequest other_server;
+  policy::ToolCall other_server;
   other_server.tool_name = "mcp__github__create_pull_request";
   other_server.tool_input = {{"title", "t"}};
   ASSERT_EQ(judge.Decide(other_server, policy).decision.permission, rules::Permission::kPass);
@@ -289,7 +289,7 @@ TEST(ClaudeHookAnswer, CarriesTheDecisionInsideHookSpecificOutput) {
 // A deny or ask names its allow code; a grant for exactly that call lets it
 // through, and the audit entry says which grant did.
 TEST(Judge, DenyAndAskEndWithTheAllowCodeAndAGrantLetsThatCallThrough) {
-  const ToolCallRequest call = Bash("rm -rf ~/project", "/home/u/p");
+  const policy::ToolCall call = Bash("rm -rf ~/project", "/home/u/p");
   const std::string fingerprint = store::CallFingerprint(call.tool_name, call.tool_input, call.cwd);
   const std::string code = store::AllowCode(fingerprint);
   MemorySink memory;
@@ -353,9 +353,9 @@ TEST(Judge, DenyAndAskEndWithTheAllowCodeAndAGrantLetsThatCallThrough) {
 // The same command, described two ways by the agent, is one action: one code,
 // and a grant for it lets both wordings through.
 TEST(Judge, OneCodeForOneActionHoweverTheAgentDescribesIt) {
-  ToolCallRequest first = Bash("rm -rf ~/project");
+  policy::ToolCall first = Bash("rm -rf ~/project");
   first.tool_input["description"] = "Remove the old project";
-  ToolCallRequest second = Bash("rm -rf ~/project");
+  policy::ToolCall second = Bash("rm -rf ~/project");
   second.tool_input["description"] = "Clean up the project folder";
   second.tool_input["timeout"] = 120000;
   Judge judge({.via = "cli", .recording = Recording::kWhatIf});
@@ -409,7 +409,7 @@ TEST(Judge, PassLeavesTheCallToTheHostsGateAndAsksWhereThereIsNone) {
                                ModeCase{"bypassPermissions", true, rules::Permission::kAsk},
                                ModeCase{"dontAsk", true, rules::Permission::kAsk},
                                ModeCase{"default", false, rules::Permission::kAsk}}) {
-    ToolCallRequest call = Bash("npm install left-pad");
+    policy::ToolCall call = Bash("npm install left-pad");
     call.permission_mode = mode.mode;
     call.host_has_gate = mode.host_has_gate;
     EXPECT_EQ(HostGateApplies(call), mode.expected == rules::Permission::kPass) << mode.mode;
@@ -426,13 +426,13 @@ TEST(Judge, PassLeavesTheCallToTheHostsGateAndAsksWhereThereIsNone) {
     }
   }
   // Allow and deny do not depend on the mode.
-  ToolCallRequest read = Bash("ls -la");
+  policy::ToolCall read = Bash("ls -la");
   read.permission_mode = "bypassPermissions";
   EXPECT_EQ(Judge({.via = "cli", .recording = Recording::kWhatIf})
                 .Decide(read, BuiltinPolicy())
                 .decision.permission,
             rules::Permission::kAllow);
-  ToolCallRequest wipe = Bash("rm -rf /");
+  policy::ToolCall wipe = Bash("rm -rf /");
   wipe.permission_mode = "default";
   EXPECT_EQ(Judge({.via = "cli", .recording = Recording::kWhatIf})
                 .Decide(wipe, BuiltinPolicy())

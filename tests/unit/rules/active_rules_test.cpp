@@ -107,7 +107,7 @@ TEST(Facts, SegmentsAreComputedOnlyWhenACommandConditionIsReached) {
   RuleSet set = CombineRuleFiles(std::move(files));
   int lexed = 0;
   Facts read;
-  read.tool_name = "Read";
+  read.call.tool_name = "Read";
   read.segment_source = [&lexed] {
     ++lexed;
     return std::vector<std::string>{"rm x"};
@@ -115,7 +115,7 @@ TEST(Facts, SegmentsAreComputedOnlyWhenACommandConditionIsReached) {
   ASSERT_TRUE(FirstMatch(set, read).ok());
   EXPECT_EQ(lexed, 0);
   Facts bash = read;
-  bash.tool_name = "Bash";
+  bash.call.tool_name = "Bash";
   auto match = FirstMatch(set, bash);
   ASSERT_TRUE(match.ok());
   ASSERT_NE(*match, nullptr);

@@ -25,8 +25,8 @@ RuleSet Layers(const std::string& user, const std::string& project) {
 Facts Bash(int level, std::string segment = "ls") {
   // Levels by number keep the tables short.
   Facts facts;
-  facts.tool_name = "Bash";
-  facts.tool_input = {{"command", segment}};
+  facts.call.tool_name = "Bash";
+  facts.call.tool_input = {{"command", segment}};
   facts.level = static_cast<policy::Level>(level);
   facts.executed_segments = {segment};
   return facts;
@@ -42,9 +42,9 @@ class LevelMapping : public ::testing::TestWithParam<LevelCase> {};
 
 TEST_P(LevelMapping, DefaultMappingWhenNoRuleMatches) {
   RuleSet none;
-  auto decision =
-      Decide(none, Bash(GetParam().level),
-             {{static_cast<policy::Level>(GetParam().level), "because", "ls"}}, DecisionSettings{});
+  auto decision = ApplyRules(none, Bash(GetParam().level),
+                             {{static_cast<policy::Level>(GetParam().level), "because", "ls"}},
+                             DecisionSettings{});
   ASSERT_TRUE(decision.ok()) << decision.error();
   EXPECT_EQ(decision->permission, GetParam().permission);
   EXPECT_EQ(decision->source, Source::kClassifier);
@@ -72,7 +72,8 @@ TEST(Decision, TheStrictProfileAsksAndNotifiesAsTheSeedDoes) {
   EXPECT_EQ(settings->levels[1], LevelOutcome::kNotice);
   EXPECT_EQ(settings->levels[2], LevelOutcome::kAsk);
   EXPECT_EQ(settings->levels[3], LevelOutcome::kDeny);
-  auto notice = Decide(RuleSet{}, Bash(1), {{policy::Level::kL1, "touch", "touch x"}}, *settings);
+  auto notice =
+      ApplyRules(RuleSet{}, Bash(1), {{policy::Level::kL1, "touch", "touch x"}}, *settings);
   ASSERT_TRUE(notice.ok());
   EXPECT_EQ(notice->permission, Permission::kAllow);
   EXPECT_FALSE(notice->notice.empty()) << "strict keeps the seed's NOTIFY for L1";
@@ -105,7 +106,7 @@ TEST(Decision, AnUnknownProfileIsAnErrorWithItsLine) {
 TEST(Decision, PassIsAnAnswerLevelsAndRulesCanGive) {
   auto settings = ParseDecisionSettings("hook:\n  levels: {L3: pass}\n", "s.yaml");
   ASSERT_TRUE(settings.ok()) << settings.error();
-  auto decision = Decide(RuleSet{}, Bash(3), {{policy::Level::kL3, "why", "x"}}, *settings);
+  auto decision = ApplyRules(RuleSet{}, Bash(3), {{policy::Level::kL3, "why", "x"}}, *settings);
   ASSERT_TRUE(decision.ok());
   EXPECT_EQ(decision->permission, Permission::kPass);
   EXPECT_EQ(DecisionJson(*decision)["decision"], "pass");
@@ -114,11 +115,11 @@ TEST(Decision, PassIsAnAnswerLevelsAndRulesCanGive) {
       "reason: my own Claude Code rules cover github}\n",
       "");
   Facts facts;
-  facts.tool_name = "mcp__github__create_issue";
+  facts.call.tool_name = "mcp__github__create_issue";
   facts.level = policy::Level::kL2;
-  auto ruled = Decide(set, facts, {},
-                      DecisionSettings{.levels = {LevelOutcome::kAllow, LevelOutcome::kAllow,
-                                                  LevelOutcome::kAsk, LevelOutcome::kDeny}});
+  auto ruled = ApplyRules(set, facts, {},
+                          DecisionSettings{.levels = {LevelOutcome::kAllow, LevelOutcome::kAllow,
+                                                      LevelOutcome::kAsk, LevelOutcome::kDeny}});
   ASSERT_TRUE(ruled.ok());
   EXPECT_EQ(ruled->permission, Permission::kPass);
   EXPECT_EQ(ruled->source, Source::kRule);
@@ -139,7 +140,7 @@ TEST(Decision, MappingIsConfigurable) {
   EXPECT_EQ(settings->levels[2], LevelOutcome::kDeny);
   EXPECT_EQ(settings->levels[3], LevelOutcome::kDeny);
   EXPECT_EQ(settings->on_error, Permission::kDeny);
-  auto decision = Decide(RuleSet{}, Bash(1), {}, *settings);
+  auto decision = ApplyRules(RuleSet{}, Bash(1), {}, *settings);
   ASSERT_TRUE(decision.ok());
   EXPECT_TRUE(decision->notice.empty());
 }
@@ -182,7 +183,7 @@ TEST(Decision, RuleOverridesLevel) {
       "rules:\n  - {id: ok-rm, conditions: {command: '^rm '}, action: ALLOW, "
       "reason: scratch dir}\n",
       "");
-  auto decision = Decide(set, Bash(3, "rm -rf build"), {}, DecisionSettings{});
+  auto decision = ApplyRules(set, Bash(3, "rm -rf build"), {}, DecisionSettings{});
   ASSERT_TRUE(decision.ok());
   EXPECT_EQ(decision->permission, Permission::kAllow);
   EXPECT_EQ(decision->source, Source::kRule);
@@ -207,7 +208,7 @@ class TightenOnly : public ::testing::TestWithParam<TightenCase> {};
 
 TEST_P(TightenOnly, ProjectNeverLoosens) {
   const TightenCase& c = GetParam();
-  auto decision = Decide(Layers(c.user, c.project), Bash(c.level), {}, DecisionSettings{});
+  auto decision = ApplyRules(Layers(c.user, c.project), Bash(c.level), {}, DecisionSettings{});
   ASSERT_TRUE(decision.ok()) << decision.error();
   EXPECT_EQ(decision->permission, c.expected) << c.name << ": " << decision->reason;
   EXPECT_EQ(SourceName(decision->source), c.source) << c.name;
@@ -244,7 +245,7 @@ TEST(Decision, SampleResolvesToAskWithGuidance) {
       "rules:\n  - {id: review, conditions: {}, action: SAMPLE, "
       "sampling_guidance: Check the diff for secrets}\n",
       "");
-  auto decision = Decide(set, Bash(0), {}, DecisionSettings{});
+  auto decision = ApplyRules(set, Bash(0), {}, DecisionSettings{});
   ASSERT_TRUE(decision.ok());
   EXPECT_EQ(decision->action, Action::kSample);
   ResolveSampleAsAsk(*decision, "");
@@ -269,8 +270,8 @@ TEST(Decision, HugeSegmentsAreShortenedOnACharacterBoundary) {
   std::string segment = "echo " + std::string(100000, 'x') + "\xC3\xA9";
   std::string multibyte;
   for (int i = 0; i < 1000; ++i) multibyte += "\xC3\xA9";  // é
-  auto decision = Decide(RuleSet{}, Bash(2, segment), {{policy::Level::kL2, multibyte, segment}},
-                         DecisionSettings{});
+  auto decision = ApplyRules(RuleSet{}, Bash(2, segment),
+                             {{policy::Level::kL2, multibyte, segment}}, DecisionSettings{});
   ASSERT_TRUE(decision.ok());
   EXPECT_LE(decision->reason.size(), 1100u);
   // dump() throws on invalid UTF-8: a cut in the middle of é would fail here.

@@ -28,9 +28,9 @@ std::string Winner(const RuleSet& set, const Facts& facts) {
 
 Facts Call(std::string tool, json input = json::object()) {
   Facts facts;
-  facts.tool_name = std::move(tool);
-  facts.tool_input = std::move(input);
-  facts.cwd = "/home/u/proj";
+  facts.call.tool_name = std::move(tool);
+  facts.call.tool_input = std::move(input);
+  facts.call.cwd = "/home/u/proj";
   return facts;
 }
 
@@ -141,17 +141,17 @@ INSTANTIATE_TEST_SUITE_P(
                   With(Call("Bash", {{"command", "echo git push"}}),
                        [](Facts& f) { f.executed_segments = {"echo git push"}; }),
                   ""},
-        MatchCase{"cwd", With(Call("Read"), [](Facts& f) { f.cwd = "/srv/prod/app"; }), "cwd"},
-        MatchCase{"agent type", With(Call("Edit"), [](Facts& f) { f.agent_type = "Explore"; }),
+        MatchCase{"cwd", With(Call("Read"), [](Facts& f) { f.call.cwd = "/srv/prod/app"; }), "cwd"},
+        MatchCase{"agent type", With(Call("Edit"), [](Facts& f) { f.call.agent_type = "Explore"; }),
                   "agent-type"},
         MatchCase{"agent type other tool",
                   With(Call("Read"),
                        [](Facts& f) {
-                         f.agent_type = "Explore";
+                         f.call.agent_type = "Explore";
                          f.level = static_cast<policy::Level>(1);
                        }),
                   ""},
-        MatchCase{"agent id", With(Call("Read"), [](Facts& f) { f.agent_id = "agent-77"; }),
+        MatchCase{"agent id", With(Call("Read"), [](Facts& f) { f.call.agent_id = "agent-77"; }),
                   "agent-id"},
         MatchCase{"main agent has no id", Call("Glob"), ""},
         MatchCase{"level >=",

@@ -42,8 +42,8 @@ RuleSet Layers(const std::string& system, const std::string& user, const std::st
 
 Facts Bash(int level, const std::string& command = "git push --force") {
   Facts facts;
-  facts.tool_name = "Bash";
-  facts.tool_input = {{"command", command}};
+  facts.call.tool_name = "Bash";
+  facts.call.tool_input = {{"command", command}};
   facts.level = static_cast<policy::Level>(level);
   facts.executed_segments = {command};
   return facts;
@@ -74,7 +74,7 @@ class Ceiling : public ::testing::TestWithParam<CeilingCase> {};
 
 TEST_P(Ceiling, NoLowerLayerLoosensTheSystemLayer) {
   const CeilingCase& c = GetParam();
-  auto decision = Decide(Layers(c.system, c.user, c.project), Bash(c.level), {}, {});
+  auto decision = ApplyRules(Layers(c.system, c.user, c.project), Bash(c.level), {}, {});
   ASSERT_TRUE(decision.ok()) << decision.error();
   EXPECT_EQ(PermissionName(decision->permission), PermissionName(c.expected))
       << c.name << ": " << decision->reason;
@@ -100,7 +100,7 @@ INSTANTIATE_TEST_SUITE_P(
                     kUserAllowAll, "", 0, Permission::kAllow, "mine"}));
 
 TEST(SystemLayer, TheCeilingIsExplainedAndNamesTheLayer) {
-  auto decision = Decide(Layers(kSystemDenyPush, kUserAllowAll, ""), Bash(0), {}, {});
+  auto decision = ApplyRules(Layers(kSystemDenyPush, kUserAllowAll, ""), Bash(0), {}, {});
   ASSERT_TRUE(decision.ok());
   EXPECT_EQ(decision->rule_layer, Layer::kSystem);
   EXPECT_NE(decision->reason.find("(system): org policy"), std::string::npos) << decision->reason;
@@ -129,7 +129,7 @@ TEST(SystemLayer, ItsIdsCannotBeReplacedOrSwitchedOff) {
             std::string::npos)
       << set.warnings[0];
   EXPECT_NE(set.warnings[1].find("project.yaml"), std::string::npos) << set.warnings[1];
-  auto decision = Decide(set, Bash(0), {}, {});
+  auto decision = ApplyRules(set, Bash(0), {}, {});
   ASSERT_TRUE(decision.ok());
   EXPECT_EQ(decision->permission, Permission::kDeny) << decision->reason;
 }
@@ -221,7 +221,7 @@ TEST_F(SystemFile, ServeLoadsItAndNamesItWhenItBreaks) {
   const fs::path file = Write("rules.yaml", kSystemDenyPush);
   ActiveRules active(fs::path(dir_.path()) / "user.yaml", file);
   ASSERT_TRUE(active.Reload().ok());
-  auto decision = Decide(*active.ForCwd(dir_.path()), Bash(0), {}, {});
+  auto decision = ApplyRules(*active.ForCwd(dir_.path()), Bash(0), {}, {});
   ASSERT_TRUE(decision.ok());
   EXPECT_EQ(decision->rule_id, "org-no-force-push");
   Write("rules.yaml", kSystemDenyPush, 0666);

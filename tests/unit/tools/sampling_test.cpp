@@ -54,7 +54,7 @@ TEST(Verdicts, NonTextOrMissingContentIsNoVerdict) {
 }
 
 TEST(SamplingRequest, CarriesCallGuidanceAndTheDemandForAVerdict) {
-  check::ToolCallRequest call;
+  policy::ToolCall call;
   call.tool_name = "Write";
   call.tool_input = {{"file_path", "src/app.py"}, {"content", std::string(20000, 'x')}};
   call.cwd = "/p";
