@@ -42,29 +42,12 @@ AttachedCode FindAttachedCode(const CommandNode& node, std::string_view text) {
       return {true, false, text.substr(option.size() + 1)};
     }
   }
-  if (text.size() < 3 || text[0] != '-' || text[1] == '-') return {};
-  for (std::size_t k = 1; k < text.size(); ++k) {
-    const std::string letter{'-', text[k]};
-    if (util::NameIn(letter, node.code_options)) {
-      if (k + 1 == text.size()) return {true, true, {}};
-      return {true, false, text.substr(k + 1)};
-    }
-    if (util::NameIn(letter, node.options_with_value)) return {};
-    if (std::isalnum(static_cast<unsigned char>(text[k])) == 0) return {};
+  const ShortCluster cluster = ReadCluster(text, {&node.code_options, &node.options_with_value});
+  if (!cluster.takes_value ||
+      !util::NameIn(std::string{'-', cluster.letters.back()}, node.code_options)) {
+    return {};
   }
-  return {};
-}
-
-/// The value written attached to a short option that takes one, as getopt
-/// reads it: `-f/x` and the cluster `-rf/x` give `/x`; empty when the word
-/// holds none.
-std::string_view AttachedValue(std::string_view word, const std::vector<std::string>& with_value) {
-  if (word.size() < 3 || word[0] != '-' || word[1] == '-') return {};
-  for (std::size_t k = 1; k + 1 < word.size(); ++k) {
-    if (std::isalnum(static_cast<unsigned char>(word[k])) == 0) return {};
-    if (util::NameIn(std::string{'-', word[k]}, with_value)) return word.substr(k + 1);
-  }
-  return {};
+  return {true, cluster.ValueInNextWord(), cluster.value};
 }
 
 bool IsFindExec(std::string_view word) {
@@ -483,12 +466,12 @@ bool Walker::CheckNamedPaths(const JudgedCommand& command, const CommandNode& pr
     if (IsOptionWord(word) && word.find('=') == std::string_view::npos) {
       // `grep -f/root/.ssh/id_rsa`, `-rf/x`: a value written attached to
       // its option names a file as it would in the next word.
-      path_word = after_double_dash || single_dash_long
-                      ? std::string_view()
-                      : AttachedValue(word, node.options_with_value);
-      if (path_word.empty()) continue;
-      const std::size_t at = static_cast<std::size_t>(path_word.data() - word.data());
-      names_key = util::NameIn(std::string{'-', word[at - 1]}, node.key_options);  // -i~/.ssh/k
+      if (after_double_dash || single_dash_long) continue;
+      const ShortCluster cluster = ReadCluster(word, {&node.options_with_value});
+      if (cluster.value.empty()) continue;
+      path_word = cluster.value;
+      names_key = util::NameIn(std::string{'-', cluster.letters.back()},
+                               node.key_options);  // -i~/.ssh/k
     }
     if (const std::size_t eq = word.find('=');
         eq != std::string_view::npos && eq + 1 < word.size()) {

@@ -115,15 +115,13 @@ std::vector<std::string_view> OutputFiles(const CommandNode& entry,
                                           std::span<const std::string_view> options,
                                           const std::vector<Word>& words, std::size_t start,
                                           bool single_dash_long) {
-  auto takes_value = [&entry](std::string_view option) {
-    return util::NameIn(option, entry.options_with_value) ||
-           util::NameIn(option, entry.output_options);
-  };
   std::vector<std::string_view> files;
   for (std::size_t i = start + 1; i < words.size(); ++i) {
     std::string_view text = words[i].text;
     if (text == "--") break;
     const bool has_next = i + 1 < words.size();
+    const ShortCluster cluster =
+        ReadCluster(text, {&entry.options_with_value, &entry.output_options});
     for (std::string_view option : options) {
       if (text == option) {
         if (has_next) files.push_back(words[i + 1].text);
@@ -132,22 +130,13 @@ std::vector<std::string_view> OutputFiles(const CommandNode& entry,
         if (text.size() > option.size() && text.starts_with(option) && text[option.size()] == '=') {
           files.push_back(text.substr(option.size() + 1));
         }
-      } else if (option.size() == 2 && text.size() > 1 && text[0] == '-' && text[1] != '-' &&
-                 takes_value(option)) {
+      } else if (option.size() == 2 && cluster.takes_value && cluster.letters.back() == option[1]) {
         // A short option in a cluster of flags: what follows it is the value.
-        const std::size_t at = text.find(option[1], 1);
-        if (at == std::string_view::npos) continue;
-        if (single_dash_long && (at != 1 || text.size() < 3 || text[2] != '=')) continue;
-        bool flags_before = true;
-        for (std::size_t k = 1; k < at; ++k) {
-          flags_before = flags_before && std::isalpha(static_cast<unsigned char>(text[k])) != 0;
-        }
-        if (!flags_before) continue;
-        if (at == 1 && text.size() > 2 && text[2] == '=') {
-          files.push_back(text.substr(3));  // Go's flags: `-o=F` is F
-        } else if (at + 1 < text.size()) {
-          files.push_back(text.substr(at + 1));
-        } else if (at > 1 && has_next) {
+        if (cluster.letters.size() == 1 && cluster.value.starts_with('=')) {
+          files.push_back(cluster.value.substr(1));  // Go's flags: `-o=F` is F
+        } else if (!single_dash_long && !cluster.value.empty()) {
+          files.push_back(cluster.value);
+        } else if (!single_dash_long && has_next) {
           files.push_back(words[i + 1].text);  // `-so F`
         }
       }
@@ -171,11 +160,13 @@ std::vector<std::string_view> PackedArchives(const CommandNode& entry, std::stri
                          (i == start + 1 && !text.empty() && text[0] != '-');
     if (!cluster) continue;
     // The letters before a value (`-C/dir`, `-f/x`): a later `c` is the value's.
-    for (std::size_t k = text[0] == '-' ? 1 : 0; k < text.size(); ++k) {
-      if (std::isalpha(static_cast<unsigned char>(text[k])) == 0) break;
-      if (text[k] == 'c' || text[k] == 'r' || text[k] == 'u') packs = true;
-      if (text[0] == '-' && util::NameIn(std::string{'-', text[k]}, entry.options_with_value))
-        break;
+    // The old style's first word (`tar czf`) is letters only.
+    const std::string_view letters = text[0] == '-'
+                                         ? ReadCluster(text, {&entry.options_with_value}).letters
+                                         : std::string_view(text);
+    for (char letter : letters) {
+      if (std::isalpha(static_cast<unsigned char>(letter)) == 0) break;
+      if (letter == 'c' || letter == 'r' || letter == 'u') packs = true;
     }
   }
   if (!packs) return {};

@@ -56,6 +56,21 @@ struct ArgView {
 ArgView ViewArgs(const std::vector<Word>& words, std::size_t from,
                  const std::vector<std::string>& options_with_value,
                  std::size_t to = static_cast<std::size_t>(-1));
+/// A word of short options as getopt reads it: letters that take no value,
+/// up to the first that takes one (`with_value`), whose value is the rest of
+/// the word or, when nothing is left, the next word (`-uo/etc/x` is `-u -o
+/// /etc/x`, `-iS CODE` is `-i -S CODE`). A character no option name has
+/// (`-1.5`, `-@4`) ends the letters.
+struct ShortCluster {
+  std::string_view letters;  // the option letters read (empty: no cluster)
+  bool takes_value = false;  // the last letter takes a value
+  std::string_view value;    // that value when written in the word (`/etc/x`)
+  /// The last letter's value is the next word (`-so F`).
+  bool ValueInNextWord() const { return takes_value && value.empty(); }
+};
+ShortCluster ReadCluster(std::string_view word,
+                         std::initializer_list<const std::vector<std::string>*> with_value);
+
 /// `-rf` matches `-r` and `-f`; `-o/x` and `-o=x` match `-o`; `--force=x` matches `--force`.
 bool FlagMatches(std::string_view flag, std::string_view option);
 bool AnyFlag(const ArgView& view, const std::vector<std::string>& flags);
