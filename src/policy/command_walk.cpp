@@ -58,7 +58,7 @@ bool IsFindExec(std::string_view word) {
 /// first other word if it names a subcommand.
 std::vector<PathStep> SubcommandPath(const CommandNode& program, const std::vector<Word>& words,
                                      std::size_t start) {
-  std::vector<PathStep> path{{&program, start}};
+  std::vector<PathStep> path{{&program, start, program.single_dash_long}};
   std::size_t i = start + 1;
   while (i < words.size() && path.back().node->HasSubcommands()) {
     const CommandNode& current = *path.back().node;
@@ -70,7 +70,7 @@ std::vector<PathStep> SubcommandPath(const CommandNode& program, const std::vect
     }
     const CommandNode* child = FindChild(current, text);
     if (child == nullptr) break;
-    path.push_back({child, i});
+    path.push_back({child, i, path.back().single_dash_long || child->single_dash_long});
     ++i;
   }
   return path;
@@ -381,7 +381,7 @@ std::string Walker::UnknownOptionReason(const JudgedCommand& command,
   if (scan.ended && scan.value < words.size() && words[scan.value - 1].text == "-m") {
     if (const CommandNode* module = tables_.FindCommand(util::AsciiLower(words[scan.value].text));
         module != nullptr && module->runs == Runs::kNothing) {
-      inner = ScanOptions(words, {{module, scan.value}}, words.size());
+      inner = ScanOptions(words, {{module, scan.value, module->single_dash_long}}, words.size());
     }
   }
   if (!inner.unknown.empty()) {
@@ -450,8 +450,6 @@ bool Walker::CheckNamedPaths(const JudgedCommand& command, const CommandNode& pr
   // `cp .env.example .env.local`: the new file holds only the example's text.
   const bool example_copy = copies && view.positionals.size() == 2 &&
                             CopiesExample(view.positionals[0], view.positionals[1]);
-  bool single_dash_long = false;
-  for (const PathStep& step : command.path) single_dash_long |= step.node->single_dash_long;
   // `ssh -i ~/.ssh/deploy_key`: the key authenticates; none of it is shown.
   std::string_view previous;
   bool after_double_dash = false;
@@ -466,7 +464,7 @@ bool Walker::CheckNamedPaths(const JudgedCommand& command, const CommandNode& pr
     if (IsOptionWord(word) && word.find('=') == std::string_view::npos) {
       // `grep -f/root/.ssh/id_rsa`, `-rf/x`: a value written attached to
       // its option names a file as it would in the next word.
-      if (after_double_dash || single_dash_long) continue;
+      if (after_double_dash || command.path.back().single_dash_long) continue;
       const ShortCluster cluster = ReadCluster(word, {&node.options_with_value});
       if (cluster.value.empty()) continue;
       path_word = cluster.value;

@@ -279,12 +279,7 @@ struct OptionLists {
     return false;
   }
   /// An entry that holds here reads `-abc` as one option named abc.
-  bool SingleDashLong() const {
-    for (std::size_t p = 0; p <= depth; ++p) {
-      if (path[p].node->single_dash_long) return true;
-    }
-    return false;
-  }
+  bool SingleDashLong() const { return path[depth].single_dash_long; }
   bool Ends(std::string_view option) const {
     for (std::size_t p = 0; p <= depth; ++p) {
       if (util::NameIn(option, path[p].node->options_end)) return true;

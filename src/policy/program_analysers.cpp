@@ -202,8 +202,7 @@ void Walker::AnalyseProgram(const JudgedCommand& command, std::string_view name,
   // as an output (`output_options` of the program or of a subcommand on the
   // way: `git shortlog --output=F`, `wget -O F`) writes F whatever the
   // command's level: a command that only reads still writes there.
-  bool single_dash_long = false;
-  for (const PathStep& step : command.path) single_dash_long |= step.node->single_dash_long;
+  const bool single_dash_long = command.path.back().single_dash_long;
   std::vector<std::string_view> written;
   if (level >= Level::kL1)
     written = OutputFiles(entry, kSharedOutputOptions, words, start, single_dash_long);

@@ -102,6 +102,11 @@ struct OptionScan {
 struct PathStep {
   const CommandNode* node;
   std::size_t index;
+  /// This entry or one above it reads a one-dash word as one option
+  /// (single_dash_long), set as the path is built: an option before a
+  /// subcommand is its parent's, and the deepest step's holds for the
+  /// command's words as a whole.
+  bool single_dash_long;
 };
 
 /// Scans the words after `path.front()` up to `stop`: an option is known when
