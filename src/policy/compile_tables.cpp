@@ -123,6 +123,9 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
     Field(out, "operand_values", Strings(node.operand_values));
     Field(out, "output_options", Strings(node.output_options));
     Field(out, "key_options", Strings(node.key_options));
+    Field(out, "archive_options", Strings(node.archive_options));
+    Field(out, "writes_archive", Strings(node.writes_archive));
+    if (node.old_style_options) out += ", .old_style_options = true";
     if (node.max_operands >= 0) out += ", .max_operands = " + std::to_string(node.max_operands);
     if (node.writes_operand != 0) {
       out += ", .writes_operand = " + std::to_string(node.writes_operand);

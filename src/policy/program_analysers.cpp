@@ -145,37 +145,52 @@ std::vector<std::string_view> OutputFiles(const CommandNode& entry,
   return files;
 }
 
-/// tar writing an archive (`-c`, `-r`, `-u`): the archive its `-f` names is
-/// written (`tar -czf ~/.bashrc .` replaces the start-up file). The old
-/// spelling `tar czf ARCHIVE` gives the archive in the next word.
-std::vector<std::string_view> PackedArchives(const CommandNode& entry, std::string_view entry_name,
+/// The option letters of an `old_style_options` program's first word
+/// written without a dash (`tar czf`); empty when it has none.
+std::string_view OldStyleLetters(const CommandNode& entry, const std::vector<Word>& words,
+                                 std::size_t start) {
+  if (!entry.old_style_options || start + 1 >= words.size()) return {};
+  const std::string_view first = words[start + 1].text;
+  if (first.starts_with('-')) return {};
+  std::size_t end = 0;
+  while (end < first.size() && std::isalpha(static_cast<unsigned char>(first[end])) != 0) ++end;
+  return first.substr(0, end);
+}
+
+/// A program writing its archive (an option of `writes_archive`: tar's
+/// `-c`, `-r`, `-u`) writes the file its `archive_options` name (`tar -czf
+/// ~/.bashrc .` replaces the start-up file). In the old style (`tar cfC
+/// ARCHIVE DIR`) the letters that take a value take the next words in turn.
+std::vector<std::string_view> PackedArchives(const CommandNode& entry,
                                              const std::vector<Word>& words, std::size_t start) {
-  if (entry_name != "tar") return {};
-  bool packs = false;
-  for (std::size_t i = start + 1; i < words.size(); ++i) {
+  if (entry.writes_archive.empty()) return {};
+  const auto any_writes = [&entry](std::string_view letters) {
+    for (char letter : letters) {
+      if (util::NameIn(std::string{'-', letter}, entry.writes_archive)) return true;
+    }
+    return false;
+  };
+  const std::string_view old_style = OldStyleLetters(entry, words, start);
+  bool writes = any_writes(old_style);
+  for (std::size_t i = start + 1; i < words.size() && !writes; ++i) {
     const std::string& text = words[i].text;
     if (text == "--") break;
-    if (text == "--create" || text == "--append" || text == "--update") packs = true;
-    const bool cluster = (text.size() > 1 && text[0] == '-' && text[1] != '-') ||
-                         (i == start + 1 && !text.empty() && text[0] != '-');
-    if (!cluster) continue;
     // The letters before a value (`-C/dir`, `-f/x`): a later `c` is the value's.
-    // The old style's first word (`tar czf`) is letters only.
-    const std::string_view letters = text[0] == '-'
-                                         ? ReadCluster(text, {&entry.options_with_value}).letters
-                                         : std::string_view(text);
-    for (char letter : letters) {
-      if (std::isalpha(static_cast<unsigned char>(letter)) == 0) break;
-      if (letter == 'c' || letter == 'r' || letter == 'u') packs = true;
-    }
+    writes = util::NameIn(text, entry.writes_archive) ||
+             any_writes(ReadCluster(text, {&entry.options_with_value}).letters);
   }
-  if (!packs) return {};
-  constexpr std::string_view kFileOptions[] = {"-f", "--file"};
-  std::vector<std::string_view> archives = OutputFiles(entry, kFileOptions, words, start, false);
-  const std::string& first = start + 1 < words.size() ? words[start + 1].text : std::string();
-  if (!first.empty() && first[0] != '-' && first.find('f') != std::string::npos &&
-      start + 2 < words.size()) {
-    archives.push_back(words[start + 2].text);  // `tar cf ARCHIVE …`
+  if (!writes) return {};
+  const std::vector<std::string_view> archive_options(entry.archive_options.begin(),
+                                                      entry.archive_options.end());
+  std::vector<std::string_view> archives = OutputFiles(entry, archive_options, words, start, false);
+  std::size_t value = start + 2;
+  for (char letter : old_style) {
+    const std::string option{'-', letter};
+    if (!util::NameIn(option, entry.options_with_value)) continue;
+    if (value < words.size() && util::NameIn(option, entry.archive_options)) {
+      archives.push_back(words[value].text);  // `tar cf ARCHIVE …`
+    }
+    ++value;
   }
   return archives;
 }
@@ -215,7 +230,7 @@ void Walker::AnalyseProgram(const JudgedCommand& command, std::string_view name,
       written.push_back(file);
     }
   }
-  for (std::string_view archive : PackedArchives(entry, entry_name, words, start)) {
+  for (std::string_view archive : PackedArchives(entry, words, start)) {
     written.push_back(archive);
   }
   // `wget -o log` names -o in both lists: one finding per word, in order.

@@ -146,6 +146,30 @@ class Loader {
     return rule;
   }
 
+  /// archive_options and writes_archive come together, as options; a short
+  /// archive option takes a value, as it does in a cluster (`-cf ARCHIVE`).
+  Result<void> CheckArchiveOptions(const std::string& name, const YAML::Node& node,
+                                   const CommandNode& command) const {
+    if (command.archive_options.empty() != command.writes_archive.empty()) {
+      return At(node, "command '" + name + "': archive_options and writes_archive go together");
+    }
+    for (auto [key, options] : {std::pair{"archive_options", &command.archive_options},
+                                std::pair{"writes_archive", &command.writes_archive}}) {
+      for (const std::string& option : *options) {
+        if (option.size() < 2 || option.front() != '-') {
+          return At(node[key], "command '" + name + "': " + key + " option '" + option +
+                                   "' does not start with '-'");
+        }
+        if (options == &command.archive_options && option.size() == 2 &&
+            !util::NameIn(option, command.options_with_value)) {
+          return At(node[key], "command '" + name + "': archive option '" + option +
+                                   "' takes a value: list it in options_with_value");
+        }
+      }
+    }
+    return {};
+  }
+
   Result<CommandNode> ParseCommand(const std::string& name, const YAML::Node& node,
                                    std::vector<std::string>* aliases, int depth) const {
     CommandNode command;
@@ -183,6 +207,9 @@ class Loader {
                              "operand_values",
                              "output_options",
                              "key_options",
+                             "archive_options",
+                             "writes_archive",
+                             "old_style_options",
                              "max_operands",
                              "writes_operand",
                              "analyser"},
@@ -209,7 +236,9 @@ class Loader {
                                std::pair{"options_end", &command.options_end},
                                std::pair{"operand_values", &command.operand_values},
                                std::pair{"output_options", &command.output_options},
-                               std::pair{"key_options", &command.key_options}}) {
+                               std::pair{"key_options", &command.key_options},
+                               std::pair{"archive_options", &command.archive_options},
+                               std::pair{"writes_archive", &command.writes_archive}}) {
       if (!node[key]) continue;
       auto values = Strings(node[key]);
       if (!values) return Fail(values.error());
@@ -283,6 +312,10 @@ class Loader {
     if (node["writes_last_arg"]) command.writes_last_arg = node["writes_last_arg"].as<bool>();
     if (node["loads_project"]) command.loads_project = node["loads_project"].as<bool>();
     if (node["single_dash_long"]) command.single_dash_long = node["single_dash_long"].as<bool>();
+    if (node["old_style_options"]) {
+      command.old_style_options = node["old_style_options"].as<bool>();
+    }
+    if (auto ok = CheckArchiveOptions(name, node, command); !ok) return Fail(ok.error());
     if (node["max_operands"]) command.max_operands = node["max_operands"].as<int>();
     if (node["writes_operand"]) command.writes_operand = node["writes_operand"].as<int>();
     if (const YAML::Node analyser = node["analyser"]) {

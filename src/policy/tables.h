@@ -142,6 +142,14 @@ struct CommandNode {
   /// KEY`): the program uses the file for itself and shows or sends none of
   /// it, so a key there is not a sensitive read.
   std::vector<std::string> key_options;
+  /// Options whose value names the archive the program packs or unpacks
+  /// (`tar -f`), and the options with which it writes that archive (tar's
+  /// `-c`, `-r`, `-u`): with one of the latter, the archive is checked as a
+  /// write (program_analysers.cpp).
+  std::vector<std::string> archive_options, writes_archive;
+  /// The first word may be option letters without a dash (`tar czf
+  /// ARCHIVE`); each of them that takes a value takes the next word in turn.
+  bool old_style_options = false;
   /// At most this many operands (non-option words) are read; more are not
   /// positively known (-1: no limit).
   int max_operands = -1;
@@ -253,6 +261,8 @@ struct RawCommandNode {
   bool loads_project = false;
   bool single_dash_long = false;
   RawStrings safe_options, options_end, operand_values, output_options, key_options;
+  RawStrings archive_options, writes_archive;
+  bool old_style_options = false;
   int max_operands = -1;
   int writes_operand = 0;
   const char* analyser = "";

@@ -63,6 +63,9 @@ CommandNode NodeFromRaw(const RawCommandNode& raw) {
   node.operand_values = Strings(raw.operand_values);
   node.output_options = Strings(raw.output_options);
   node.key_options = Strings(raw.key_options);
+  node.archive_options = Strings(raw.archive_options);
+  node.writes_archive = Strings(raw.writes_archive);
+  node.old_style_options = raw.old_style_options;
   node.max_operands = raw.max_operands;
   node.writes_operand = raw.writes_operand;
   node.analyser = raw.analyser;
