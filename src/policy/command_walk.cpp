@@ -561,6 +561,10 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
   std::string replace;    // xargs -I STR: where each input line goes
   std::string arg_file;   // xargs -a FILE: where the input comes from instead of stdin
   bool ran_code = false;  // a code option's string was judged
+  bool clusters = true;   // a single_dash_long wrapper reads `-itu` as one option
+  for (const PathStep& step : command.path) {
+    if (step.index == index) clusters = !step.single_dash_long;
+  }
   while (j < words.size()) {
     const std::string& text = words[j].text;
     if (text == "--") {
@@ -604,7 +608,11 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
         j += attached.in_next_word ? 2u : 1u;
         continue;
       }
-      j += util::NameIn(text, node.options_with_value) ? 2u : 1u;
+      // `docker exec -itu root web sh`: the cluster's last letter takes the next word.
+      const bool value_next =
+          util::NameIn(text, node.options_with_value) ||
+          (clusters && ReadCluster(text, {&node.options_with_value}).ValueInNextWord());
+      j += value_next ? 2u : 1u;
       continue;
     }
     if (!words[j].quoted && text.find('=') != std::string::npos &&
@@ -648,6 +656,8 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
     for (std::size_t k = j; k < words.size(); ++k) segments_->back().argv.push_back(words[k].text);
   }
   ++line_.wrapped;
+  const bool outer_in_container = line_.in_container;
+  line_.in_container = outer_in_container || node.in_container;
   if (!node.default_command.empty() && stdin_source.known) {
     // `echo ~/.ssh/id_rsa | xargs cat`: the words xargs reads are the
     // command's operands (or fill its -I placeholder), judged as if written there.
@@ -659,6 +669,7 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
     if (!node.default_command.empty()) UnknownInput(node, arg_file, stdin_source, segment);
     Words(words, j, stdin_source, segment, code_depth);
   }
+  line_.in_container = outer_in_container;
   --line_.wrapped;
 }
 

@@ -111,6 +111,7 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
     if (node.skip_positionals != 0) {
       out += ", .skip_positionals = " + std::to_string(node.skip_positionals);
     }
+    if (node.in_container) out += ", .in_container = true";
     if (node.data_args) out += ", .data_args = true";
     if (node.writes_args) out += ", .writes_args = true";
     if (node.writes_last_arg) out += ", .writes_last_arg = true";

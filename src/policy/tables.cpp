@@ -196,6 +196,7 @@ class Loader {
                              "default_command",
                              "input_listers",
                              "skip_positionals",
+                             "in_container",
                              "data_args",
                              "writes_args",
                              "writes_last_arg",
@@ -307,6 +308,13 @@ class Loader {
     if (node["default_command"])
       command.default_command = node["default_command"].as<std::string>();
     if (node["skip_positionals"]) command.skip_positionals = node["skip_positionals"].as<int>();
+    if (const YAML::Node in_container = node["in_container"]) {
+      command.in_container = in_container.as<bool>();
+      if (command.in_container && command.runs != Runs::kWrapper) {
+        return At(in_container,
+                  "command '" + name + "': in_container is for a wrapper (runs: wrapper)");
+      }
+    }
     if (node["data_args"]) command.data_args = node["data_args"].as<bool>();
     if (node["writes_args"]) command.writes_args = node["writes_args"].as<bool>();
     if (node["writes_last_arg"]) command.writes_last_arg = node["writes_last_arg"].as<bool>();

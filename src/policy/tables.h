@@ -99,6 +99,10 @@ struct CommandNode {
   /// file's content, known only at run time.
   std::vector<std::string> input_listers;
   int skip_positionals = 0;
+  /// A wrapper whose command runs inside a container (`docker exec`,
+  /// `kubectl exec`): a shell or interpreter given no code there is a
+  /// session a person enters, not a bare interpreter on this machine.
+  bool in_container = false;
   bool data_args = false;
   bool writes_args = false;
   bool writes_last_arg = false;
@@ -254,6 +258,7 @@ struct RawCommandNode {
   const char* default_command = "";
   RawStrings input_listers;
   int skip_positionals = 0;
+  bool in_container = false;
   bool data_args = false;
   bool writes_args = false;
   bool writes_last_arg = false;

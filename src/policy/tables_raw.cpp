@@ -51,6 +51,7 @@ CommandNode NodeFromRaw(const RawCommandNode& raw) {
   node.default_command = raw.default_command;
   node.input_listers = Strings(raw.input_listers);
   node.skip_positionals = raw.skip_positionals;
+  node.in_container = raw.in_container;
   node.data_args = raw.data_args;
   node.writes_args = raw.writes_args;
   node.writes_last_arg = raw.writes_last_arg;

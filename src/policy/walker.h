@@ -172,6 +172,11 @@ struct LineState {
   // (`nice nice … ls`).
   std::vector<std::string> scripts_open;
   int wrapped = 0;
+
+  // Wrapper sets it while it walks the command an `in_container` wrapper
+  // runs (`docker exec`, `kubectl exec`), and code strings inside it;
+  // BareInterpreter reads it.
+  bool in_container = false;
 };
 
 /// Walks a command line, collecting findings and executed segments.
@@ -342,6 +347,11 @@ class Walker {
   /// A command string, a script or stdin is walked as a command line.
   void ShellCode(Level level, const CodeOperands& operands, const Stdin& stdin_source,
                  std::string_view segment, const std::string& quoted_name, int code_depth);
+  /// A shell or interpreter given no code, no script and no stdin: on this
+  /// machine what it runs is not visible; inside a container it is how a
+  /// person goes in. `kind`: "shell interpreter" or "interpreter".
+  void BareInterpreter(Level level, const std::string& quoted_name, std::string_view kind,
+                       std::string_view segment);
   /// Code is scanned for the entry's code_rules, not parsed.
   void InterpreterCode(const CommandNode& node, Level level, const std::vector<Word>& words,
                        std::size_t index, CodeOperands operands, const Stdin& stdin_source,

@@ -243,6 +243,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadYaml{"commands:\n  x: {level: L0, safe_options: [verbose]}\n",
                 "does not start with '-'"},
         BadYaml{"commands:\n  x: {level: L0, analyser: magic}\n", "analyser must be"},
+        BadYaml{"commands:\n  x: {level: L2, runs: shell, in_container: true}\n",
+                "bad.yaml:2: command 'x': in_container is for a wrapper"},
         BadYaml{"commands:\n  x: {level: L1, options_with_value: [-f], archive_options: [-f]}\n",
                 "bad.yaml:2: command 'x': archive_options and writes_archive go together"},
         BadYaml{"commands:\n  x:\n    level: L1\n    options_with_value: [-f]\n"
