@@ -608,11 +608,7 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
         j += attached.in_next_word ? 2u : 1u;
         continue;
       }
-      // `docker exec -itu root web sh`: the cluster's last letter takes the next word.
-      const bool value_next =
-          util::NameIn(text, node.options_with_value) ||
-          (clusters && ReadCluster(text, {&node.options_with_value}).ValueInNextWord());
-      j += value_next ? 2u : 1u;
+      j += WrapperOption(node, words, j, clusters, level, segment);
       continue;
     }
     if (!words[j].quoted && text.find('=') != std::string::npos &&
@@ -671,6 +667,25 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
   }
   line_.in_container = outer_in_container;
   --line_.wrapped;
+}
+
+std::size_t Walker::WrapperOption(const CommandNode& node, const std::vector<Word>& words,
+                                  std::size_t j, bool clusters, Level level,
+                                  std::string_view segment) {
+  const std::string& text = words[j].text;
+  // `docker exec -itu root web sh`: the cluster's last letter takes the next word.
+  const bool value_next =
+      util::NameIn(text, node.options_with_value) ||
+      (clusters && ReadCluster(text, {&node.options_with_value}).ValueInNextWord());
+  // The value is never the wrapped command's: a file the wrapper reads is
+  // judged here (`docker exec --env-file .env web ls`).
+  if (value_next && j + 1 < words.size()) {
+    CheckReadPath(words[j + 1].text, level, segment);
+  } else if (const std::size_t eq = text.find('=');
+             text.starts_with("--") && eq != std::string::npos) {
+    CheckReadPath(std::string_view(text).substr(eq + 1), level, segment);
+  }
+  return value_next ? 2 : 1;
 }
 
 void Walker::UnknownInput(const CommandNode& node, std::string_view arg_file,

@@ -326,6 +326,11 @@ class Walker {
                      const Stdin& stdin_source, std::string_view segment, int code_depth);
   void Wrapper(const JudgedCommand& command, const std::vector<Word>& words,
                const Stdin& stdin_source, std::string_view segment, int code_depth);
+  /// The words a wrapper's option takes: itself, and its value when that is
+  /// the next word (in a cluster too, unless `clusters` is false: a
+  /// single_dash_long wrapper). The value is checked as a file it may read.
+  std::size_t WrapperOption(const CommandNode& node, const std::vector<Word>& words, std::size_t j,
+                            bool clusters, Level level, std::string_view segment);
   /// xargs fed from a file's content (`-a FILE`, `< FILE`, `cat FILE |`):
   /// the words it appends are known only at run time.
   void UnknownInput(const CommandNode& node, std::string_view arg_file, const Stdin& stdin_source,
