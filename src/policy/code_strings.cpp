@@ -363,8 +363,20 @@ void Walker::ShellCode(Level level, const CodeOperands& operands, const Stdin& s
     if (stdin_source.known) Line(stdin_source.text, SegmentOrigin::kShellStdin, code_depth + 1);
     return;
   }
-  Add(Level::kL3, quoted_name + " is a bare shell interpreter: what it runs is not visible.",
-      segment);
+  BareInterpreter(level, quoted_name, "shell interpreter", segment);
+}
+
+void Walker::BareInterpreter(Level level, const std::string& quoted_name, std::string_view kind,
+                             std::string_view segment) {
+  if (line_.in_container) {
+    // `docker exec -it web sh`: the ordinary way into a container. What is
+    // typed there is the person's; the host's own prompt asks first.
+    Add(Max(level, Level::kL2),
+        quoted_name + " with no code opens an interactive session inside the container.", segment);
+    return;
+  }
+  Add(Level::kL3,
+      quoted_name + " is a bare " + std::string(kind) + ": what it runs is not visible.", segment);
 }
 
 void Walker::InterpreterCode(const CommandNode& node, Level level, const std::vector<Word>& words,
@@ -427,7 +439,7 @@ void Walker::InterpreterCode(const CommandNode& node, Level level, const std::ve
     Add(level, quoted_name + " opens a database session.", segment);
     return;
   }
-  Add(Level::kL3, quoted_name + " is a bare interpreter: what it runs is not visible.", segment);
+  BareInterpreter(level, quoted_name, "interpreter", segment);
 }
 
 }  // namespace togmal::policy

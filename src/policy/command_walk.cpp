@@ -42,29 +42,12 @@ AttachedCode FindAttachedCode(const CommandNode& node, std::string_view text) {
       return {true, false, text.substr(option.size() + 1)};
     }
   }
-  if (text.size() < 3 || text[0] != '-' || text[1] == '-') return {};
-  for (std::size_t k = 1; k < text.size(); ++k) {
-    const std::string letter{'-', text[k]};
-    if (util::NameIn(letter, node.code_options)) {
-      if (k + 1 == text.size()) return {true, true, {}};
-      return {true, false, text.substr(k + 1)};
-    }
-    if (util::NameIn(letter, node.options_with_value)) return {};
-    if (std::isalnum(static_cast<unsigned char>(text[k])) == 0) return {};
+  const ShortCluster cluster = ReadCluster(text, {&node.code_options, &node.options_with_value});
+  if (!cluster.takes_value ||
+      !util::NameIn(std::string{'-', cluster.letters.back()}, node.code_options)) {
+    return {};
   }
-  return {};
-}
-
-/// The value written attached to a short option that takes one, as getopt
-/// reads it: `-f/x` and the cluster `-rf/x` give `/x`; empty when the word
-/// holds none.
-std::string_view AttachedValue(std::string_view word, const std::vector<std::string>& with_value) {
-  if (word.size() < 3 || word[0] != '-' || word[1] == '-') return {};
-  for (std::size_t k = 1; k + 1 < word.size(); ++k) {
-    if (std::isalnum(static_cast<unsigned char>(word[k])) == 0) return {};
-    if (util::NameIn(std::string{'-', word[k]}, with_value)) return word.substr(k + 1);
-  }
-  return {};
+  return {true, cluster.ValueInNextWord(), cluster.value};
 }
 
 bool IsFindExec(std::string_view word) {
@@ -75,7 +58,7 @@ bool IsFindExec(std::string_view word) {
 /// first other word if it names a subcommand.
 std::vector<PathStep> SubcommandPath(const CommandNode& program, const std::vector<Word>& words,
                                      std::size_t start) {
-  std::vector<PathStep> path{{&program, start}};
+  std::vector<PathStep> path{{&program, start, program.single_dash_long}};
   std::size_t i = start + 1;
   while (i < words.size() && path.back().node->HasSubcommands()) {
     const CommandNode& current = *path.back().node;
@@ -87,7 +70,7 @@ std::vector<PathStep> SubcommandPath(const CommandNode& program, const std::vect
     }
     const CommandNode* child = FindChild(current, text);
     if (child == nullptr) break;
-    path.push_back({child, i});
+    path.push_back({child, i, path.back().single_dash_long || child->single_dash_long});
     ++i;
   }
   return path;
@@ -398,7 +381,7 @@ std::string Walker::UnknownOptionReason(const JudgedCommand& command,
   if (scan.ended && scan.value < words.size() && words[scan.value - 1].text == "-m") {
     if (const CommandNode* module = tables_.FindCommand(util::AsciiLower(words[scan.value].text));
         module != nullptr && module->runs == Runs::kNothing) {
-      inner = ScanOptions(words, {{module, scan.value}}, words.size());
+      inner = ScanOptions(words, {{module, scan.value, module->single_dash_long}}, words.size());
     }
   }
   if (!inner.unknown.empty()) {
@@ -467,8 +450,6 @@ bool Walker::CheckNamedPaths(const JudgedCommand& command, const CommandNode& pr
   // `cp .env.example .env.local`: the new file holds only the example's text.
   const bool example_copy = copies && view.positionals.size() == 2 &&
                             CopiesExample(view.positionals[0], view.positionals[1]);
-  bool single_dash_long = false;
-  for (const PathStep& step : command.path) single_dash_long |= step.node->single_dash_long;
   // `ssh -i ~/.ssh/deploy_key`: the key authenticates; none of it is shown.
   std::string_view previous;
   bool after_double_dash = false;
@@ -483,12 +464,12 @@ bool Walker::CheckNamedPaths(const JudgedCommand& command, const CommandNode& pr
     if (IsOptionWord(word) && word.find('=') == std::string_view::npos) {
       // `grep -f/root/.ssh/id_rsa`, `-rf/x`: a value written attached to
       // its option names a file as it would in the next word.
-      path_word = after_double_dash || single_dash_long
-                      ? std::string_view()
-                      : AttachedValue(word, node.options_with_value);
-      if (path_word.empty()) continue;
-      const std::size_t at = static_cast<std::size_t>(path_word.data() - word.data());
-      names_key = util::NameIn(std::string{'-', word[at - 1]}, node.key_options);  // -i~/.ssh/k
+      if (after_double_dash || command.path.back().single_dash_long) continue;
+      const ShortCluster cluster = ReadCluster(word, {&node.options_with_value});
+      if (cluster.value.empty()) continue;
+      path_word = cluster.value;
+      names_key = util::NameIn(std::string{'-', cluster.letters.back()},
+                               node.key_options);  // -i~/.ssh/k
     }
     if (const std::size_t eq = word.find('=');
         eq != std::string_view::npos && eq + 1 < word.size()) {
@@ -580,6 +561,10 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
   std::string replace;    // xargs -I STR: where each input line goes
   std::string arg_file;   // xargs -a FILE: where the input comes from instead of stdin
   bool ran_code = false;  // a code option's string was judged
+  bool clusters = true;   // a single_dash_long wrapper reads `-itu` as one option
+  for (const PathStep& step : command.path) {
+    if (step.index == index) clusters = !step.single_dash_long;
+  }
   while (j < words.size()) {
     const std::string& text = words[j].text;
     if (text == "--") {
@@ -623,7 +608,7 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
         j += attached.in_next_word ? 2u : 1u;
         continue;
       }
-      j += util::NameIn(text, node.options_with_value) ? 2u : 1u;
+      j += WrapperOption(node, words, j, clusters, level, segment);
       continue;
     }
     if (!words[j].quoted && text.find('=') != std::string::npos &&
@@ -667,6 +652,8 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
     for (std::size_t k = j; k < words.size(); ++k) segments_->back().argv.push_back(words[k].text);
   }
   ++line_.wrapped;
+  const bool outer_in_container = line_.in_container;
+  line_.in_container = outer_in_container || node.in_container;
   if (!node.default_command.empty() && stdin_source.known) {
     // `echo ~/.ssh/id_rsa | xargs cat`: the words xargs reads are the
     // command's operands (or fill its -I placeholder), judged as if written there.
@@ -678,7 +665,27 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
     if (!node.default_command.empty()) UnknownInput(node, arg_file, stdin_source, segment);
     Words(words, j, stdin_source, segment, code_depth);
   }
+  line_.in_container = outer_in_container;
   --line_.wrapped;
+}
+
+std::size_t Walker::WrapperOption(const CommandNode& node, const std::vector<Word>& words,
+                                  std::size_t j, bool clusters, Level level,
+                                  std::string_view segment) {
+  const std::string& text = words[j].text;
+  // `docker exec -itu root web sh`: the cluster's last letter takes the next word.
+  const bool value_next =
+      util::NameIn(text, node.options_with_value) ||
+      (clusters && ReadCluster(text, {&node.options_with_value}).ValueInNextWord());
+  // The value is never the wrapped command's: a file the wrapper reads is
+  // judged here (`docker exec --env-file .env web ls`).
+  if (value_next && j + 1 < words.size()) {
+    CheckReadPath(words[j + 1].text, level, segment);
+  } else if (const std::size_t eq = text.find('=');
+             text.starts_with("--") && eq != std::string::npos) {
+    CheckReadPath(std::string_view(text).substr(eq + 1), level, segment);
+  }
+  return value_next ? 2 : 1;
 }
 
 void Walker::UnknownInput(const CommandNode& node, std::string_view arg_file,

@@ -64,6 +64,25 @@ ArgView ViewArgs(const std::vector<Word>& words, std::size_t from,
   return view;
 }
 
+ShortCluster ReadCluster(std::string_view word,
+                         std::initializer_list<const std::vector<std::string>*> with_value) {
+  ShortCluster cluster;
+  if (word.size() < 2 || word[0] != '-' || word[1] == '-') return cluster;
+  std::size_t k = 1;
+  for (; k < word.size() && std::isalnum(static_cast<unsigned char>(word[k])) != 0; ++k) {
+    const std::string option{'-', word[k]};
+    for (const std::vector<std::string>* list : with_value) {
+      if (!util::NameIn(option, *list)) continue;
+      cluster.letters = word.substr(1, k);
+      cluster.takes_value = true;
+      cluster.value = word.substr(k + 1);
+      return cluster;
+    }
+  }
+  cluster.letters = word.substr(1, k - 1);
+  return cluster;
+}
+
 bool FlagMatches(std::string_view flag, std::string_view option) {
   if (option == flag) return true;
   if (flag.size() > 2 && flag.substr(0, 2) == "--") {
@@ -84,31 +103,15 @@ bool FlagMatches(std::string_view flag, std::string_view option) {
   return false;
 }
 
-namespace {
-
-/// `-uo/etc/x` is `-u -o /etc/x` as getopt reads it: the flag is one of the
-/// letters before the first that takes a value (per `with_value`) or before
-/// the first character no option name has.
-bool InClusterBeforeValue(std::string_view flag, std::string_view option,
-                          const std::vector<std::string>& with_value) {
-  if (flag.size() != 2 || flag[0] != '-' || flag[1] == '-') return false;
-  if (option.size() < 3 || option[0] != '-' || option[1] == '-') return false;
-  for (std::size_t k = 1; k < option.size(); ++k) {
-    if (!std::isalnum(static_cast<unsigned char>(option[k]))) return false;
-    if (option[k] == flag[1]) return true;
-    if (util::NameIn(std::string{'-', option[k]}, with_value)) return false;
-  }
-  return false;
-}
-
-}  // namespace
-
 bool AnyFlag(const ArgView& view, const std::vector<std::string>& flags) {
   for (std::string_view option : view.options) {
+    // `-uo/etc/x` has `-u` and `-o`: the letters before its value.
+    const std::string_view letters =
+        view.with_value != nullptr ? ReadCluster(option, {view.with_value}).letters : "";
     for (const std::string& flag : flags) {
-      if (FlagMatches(flag, option) ||
-          (view.with_value != nullptr && InClusterBeforeValue(flag, option, *view.with_value)))
-        return true;
+      if (FlagMatches(flag, option)) return true;
+      const bool short_flag = flag.size() == 2 && flag[0] == '-' && flag[1] != '-';
+      if (short_flag && letters.find(flag[1]) != std::string_view::npos) return true;
     }
   }
   return false;
@@ -276,12 +279,7 @@ struct OptionLists {
     return false;
   }
   /// An entry that holds here reads `-abc` as one option named abc.
-  bool SingleDashLong() const {
-    for (std::size_t p = 0; p <= depth; ++p) {
-      if (path[p].node->single_dash_long) return true;
-    }
-    return false;
-  }
+  bool SingleDashLong() const { return path[depth].single_dash_long; }
   bool Ends(std::string_view option) const {
     for (std::size_t p = 0; p <= depth; ++p) {
       if (util::NameIn(option, path[p].node->options_end)) return true;

@@ -111,6 +111,7 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
     if (node.skip_positionals != 0) {
       out += ", .skip_positionals = " + std::to_string(node.skip_positionals);
     }
+    if (node.in_container) out += ", .in_container = true";
     if (node.data_args) out += ", .data_args = true";
     if (node.writes_args) out += ", .writes_args = true";
     if (node.writes_last_arg) out += ", .writes_last_arg = true";
@@ -123,6 +124,9 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
     Field(out, "operand_values", Strings(node.operand_values));
     Field(out, "output_options", Strings(node.output_options));
     Field(out, "key_options", Strings(node.key_options));
+    Field(out, "archive_options", Strings(node.archive_options));
+    Field(out, "writes_archive", Strings(node.writes_archive));
+    if (node.old_style_options) out += ", .old_style_options = true";
     if (node.max_operands >= 0) out += ", .max_operands = " + std::to_string(node.max_operands);
     if (node.writes_operand != 0) {
       out += ", .writes_operand = " + std::to_string(node.writes_operand);

@@ -115,15 +115,13 @@ std::vector<std::string_view> OutputFiles(const CommandNode& entry,
                                           std::span<const std::string_view> options,
                                           const std::vector<Word>& words, std::size_t start,
                                           bool single_dash_long) {
-  auto takes_value = [&entry](std::string_view option) {
-    return util::NameIn(option, entry.options_with_value) ||
-           util::NameIn(option, entry.output_options);
-  };
   std::vector<std::string_view> files;
   for (std::size_t i = start + 1; i < words.size(); ++i) {
     std::string_view text = words[i].text;
     if (text == "--") break;
     const bool has_next = i + 1 < words.size();
+    const ShortCluster cluster =
+        ReadCluster(text, {&entry.options_with_value, &entry.output_options});
     for (std::string_view option : options) {
       if (text == option) {
         if (has_next) files.push_back(words[i + 1].text);
@@ -132,22 +130,13 @@ std::vector<std::string_view> OutputFiles(const CommandNode& entry,
         if (text.size() > option.size() && text.starts_with(option) && text[option.size()] == '=') {
           files.push_back(text.substr(option.size() + 1));
         }
-      } else if (option.size() == 2 && text.size() > 1 && text[0] == '-' && text[1] != '-' &&
-                 takes_value(option)) {
+      } else if (option.size() == 2 && cluster.takes_value && cluster.letters.back() == option[1]) {
         // A short option in a cluster of flags: what follows it is the value.
-        const std::size_t at = text.find(option[1], 1);
-        if (at == std::string_view::npos) continue;
-        if (single_dash_long && (at != 1 || text.size() < 3 || text[2] != '=')) continue;
-        bool flags_before = true;
-        for (std::size_t k = 1; k < at; ++k) {
-          flags_before = flags_before && std::isalpha(static_cast<unsigned char>(text[k])) != 0;
-        }
-        if (!flags_before) continue;
-        if (at == 1 && text.size() > 2 && text[2] == '=') {
-          files.push_back(text.substr(3));  // Go's flags: `-o=F` is F
-        } else if (at + 1 < text.size()) {
-          files.push_back(text.substr(at + 1));
-        } else if (at > 1 && has_next) {
+        if (cluster.letters.size() == 1 && cluster.value.starts_with('=')) {
+          files.push_back(cluster.value.substr(1));  // Go's flags: `-o=F` is F
+        } else if (!single_dash_long && !cluster.value.empty()) {
+          files.push_back(cluster.value);
+        } else if (!single_dash_long && has_next) {
           files.push_back(words[i + 1].text);  // `-so F`
         }
       }
@@ -156,35 +145,52 @@ std::vector<std::string_view> OutputFiles(const CommandNode& entry,
   return files;
 }
 
-/// tar writing an archive (`-c`, `-r`, `-u`): the archive its `-f` names is
-/// written (`tar -czf ~/.bashrc .` replaces the start-up file). The old
-/// spelling `tar czf ARCHIVE` gives the archive in the next word.
-std::vector<std::string_view> PackedArchives(const CommandNode& entry, std::string_view entry_name,
+/// The option letters of an `old_style_options` program's first word
+/// written without a dash (`tar czf`); empty when it has none.
+std::string_view OldStyleLetters(const CommandNode& entry, const std::vector<Word>& words,
+                                 std::size_t start) {
+  if (!entry.old_style_options || start + 1 >= words.size()) return {};
+  const std::string_view first = words[start + 1].text;
+  if (first.starts_with('-')) return {};
+  std::size_t end = 0;
+  while (end < first.size() && std::isalpha(static_cast<unsigned char>(first[end])) != 0) ++end;
+  return first.substr(0, end);
+}
+
+/// A program writing its archive (an option of `writes_archive`: tar's
+/// `-c`, `-r`, `-u`) writes the file its `archive_options` name (`tar -czf
+/// ~/.bashrc .` replaces the start-up file). In the old style (`tar cfC
+/// ARCHIVE DIR`) the letters that take a value take the next words in turn.
+std::vector<std::string_view> PackedArchives(const CommandNode& entry,
                                              const std::vector<Word>& words, std::size_t start) {
-  if (entry_name != "tar") return {};
-  bool packs = false;
-  for (std::size_t i = start + 1; i < words.size(); ++i) {
+  if (entry.writes_archive.empty()) return {};
+  const auto any_writes = [&entry](std::string_view letters) {
+    for (char letter : letters) {
+      if (util::NameIn(std::string{'-', letter}, entry.writes_archive)) return true;
+    }
+    return false;
+  };
+  const std::string_view old_style = OldStyleLetters(entry, words, start);
+  bool writes = any_writes(old_style);
+  for (std::size_t i = start + 1; i < words.size() && !writes; ++i) {
     const std::string& text = words[i].text;
     if (text == "--") break;
-    if (text == "--create" || text == "--append" || text == "--update") packs = true;
-    const bool cluster = (text.size() > 1 && text[0] == '-' && text[1] != '-') ||
-                         (i == start + 1 && !text.empty() && text[0] != '-');
-    if (!cluster) continue;
     // The letters before a value (`-C/dir`, `-f/x`): a later `c` is the value's.
-    for (std::size_t k = text[0] == '-' ? 1 : 0; k < text.size(); ++k) {
-      if (std::isalpha(static_cast<unsigned char>(text[k])) == 0) break;
-      if (text[k] == 'c' || text[k] == 'r' || text[k] == 'u') packs = true;
-      if (text[0] == '-' && util::NameIn(std::string{'-', text[k]}, entry.options_with_value))
-        break;
-    }
+    writes = util::NameIn(text, entry.writes_archive) ||
+             any_writes(ReadCluster(text, {&entry.options_with_value}).letters);
   }
-  if (!packs) return {};
-  constexpr std::string_view kFileOptions[] = {"-f", "--file"};
-  std::vector<std::string_view> archives = OutputFiles(entry, kFileOptions, words, start, false);
-  const std::string& first = start + 1 < words.size() ? words[start + 1].text : std::string();
-  if (!first.empty() && first[0] != '-' && first.find('f') != std::string::npos &&
-      start + 2 < words.size()) {
-    archives.push_back(words[start + 2].text);  // `tar cf ARCHIVE …`
+  if (!writes) return {};
+  const std::vector<std::string_view> archive_options(entry.archive_options.begin(),
+                                                      entry.archive_options.end());
+  std::vector<std::string_view> archives = OutputFiles(entry, archive_options, words, start, false);
+  std::size_t value = start + 2;
+  for (char letter : old_style) {
+    const std::string option{'-', letter};
+    if (!util::NameIn(option, entry.options_with_value)) continue;
+    if (value < words.size() && util::NameIn(option, entry.archive_options)) {
+      archives.push_back(words[value].text);  // `tar cf ARCHIVE …`
+    }
+    ++value;
   }
   return archives;
 }
@@ -211,8 +217,7 @@ void Walker::AnalyseProgram(const JudgedCommand& command, std::string_view name,
   // as an output (`output_options` of the program or of a subcommand on the
   // way: `git shortlog --output=F`, `wget -O F`) writes F whatever the
   // command's level: a command that only reads still writes there.
-  bool single_dash_long = false;
-  for (const PathStep& step : command.path) single_dash_long |= step.node->single_dash_long;
+  const bool single_dash_long = command.path.back().single_dash_long;
   std::vector<std::string_view> written;
   if (level >= Level::kL1)
     written = OutputFiles(entry, kSharedOutputOptions, words, start, single_dash_long);
@@ -225,7 +230,7 @@ void Walker::AnalyseProgram(const JudgedCommand& command, std::string_view name,
       written.push_back(file);
     }
   }
-  for (std::string_view archive : PackedArchives(entry, entry_name, words, start)) {
+  for (std::string_view archive : PackedArchives(entry, words, start)) {
     written.push_back(archive);
   }
   // `wget -o log` names -o in both lists: one finding per word, in order.

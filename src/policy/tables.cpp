@@ -146,6 +146,30 @@ class Loader {
     return rule;
   }
 
+  /// archive_options and writes_archive come together, as options; a short
+  /// archive option takes a value, as it does in a cluster (`-cf ARCHIVE`).
+  Result<void> CheckArchiveOptions(const std::string& name, const YAML::Node& node,
+                                   const CommandNode& command) const {
+    if (command.archive_options.empty() != command.writes_archive.empty()) {
+      return At(node, "command '" + name + "': archive_options and writes_archive go together");
+    }
+    for (auto [key, options] : {std::pair{"archive_options", &command.archive_options},
+                                std::pair{"writes_archive", &command.writes_archive}}) {
+      for (const std::string& option : *options) {
+        if (option.size() < 2 || option.front() != '-') {
+          return At(node[key], "command '" + name + "': " + key + " option '" + option +
+                                   "' does not start with '-'");
+        }
+        if (options == &command.archive_options && option.size() == 2 &&
+            !util::NameIn(option, command.options_with_value)) {
+          return At(node[key], "command '" + name + "': archive option '" + option +
+                                   "' takes a value: list it in options_with_value");
+        }
+      }
+    }
+    return {};
+  }
+
   Result<CommandNode> ParseCommand(const std::string& name, const YAML::Node& node,
                                    std::vector<std::string>* aliases, int depth) const {
     CommandNode command;
@@ -172,6 +196,7 @@ class Loader {
                              "default_command",
                              "input_listers",
                              "skip_positionals",
+                             "in_container",
                              "data_args",
                              "writes_args",
                              "writes_last_arg",
@@ -183,6 +208,9 @@ class Loader {
                              "operand_values",
                              "output_options",
                              "key_options",
+                             "archive_options",
+                             "writes_archive",
+                             "old_style_options",
                              "max_operands",
                              "writes_operand",
                              "analyser"},
@@ -209,7 +237,9 @@ class Loader {
                                std::pair{"options_end", &command.options_end},
                                std::pair{"operand_values", &command.operand_values},
                                std::pair{"output_options", &command.output_options},
-                               std::pair{"key_options", &command.key_options}}) {
+                               std::pair{"key_options", &command.key_options},
+                               std::pair{"archive_options", &command.archive_options},
+                               std::pair{"writes_archive", &command.writes_archive}}) {
       if (!node[key]) continue;
       auto values = Strings(node[key]);
       if (!values) return Fail(values.error());
@@ -278,11 +308,22 @@ class Loader {
     if (node["default_command"])
       command.default_command = node["default_command"].as<std::string>();
     if (node["skip_positionals"]) command.skip_positionals = node["skip_positionals"].as<int>();
+    if (const YAML::Node in_container = node["in_container"]) {
+      command.in_container = in_container.as<bool>();
+      if (command.in_container && command.runs != Runs::kWrapper) {
+        return At(in_container,
+                  "command '" + name + "': in_container is for a wrapper (runs: wrapper)");
+      }
+    }
     if (node["data_args"]) command.data_args = node["data_args"].as<bool>();
     if (node["writes_args"]) command.writes_args = node["writes_args"].as<bool>();
     if (node["writes_last_arg"]) command.writes_last_arg = node["writes_last_arg"].as<bool>();
     if (node["loads_project"]) command.loads_project = node["loads_project"].as<bool>();
     if (node["single_dash_long"]) command.single_dash_long = node["single_dash_long"].as<bool>();
+    if (node["old_style_options"]) {
+      command.old_style_options = node["old_style_options"].as<bool>();
+    }
+    if (auto ok = CheckArchiveOptions(name, node, command); !ok) return Fail(ok.error());
     if (node["max_operands"]) command.max_operands = node["max_operands"].as<int>();
     if (node["writes_operand"]) command.writes_operand = node["writes_operand"].as<int>();
     if (const YAML::Node analyser = node["analyser"]) {

@@ -99,6 +99,10 @@ struct CommandNode {
   /// file's content, known only at run time.
   std::vector<std::string> input_listers;
   int skip_positionals = 0;
+  /// A wrapper whose command runs inside a container (`docker exec`,
+  /// `kubectl exec`): a shell or interpreter given no code there is a
+  /// session a person enters, not a bare interpreter on this machine.
+  bool in_container = false;
   bool data_args = false;
   bool writes_args = false;
   bool writes_last_arg = false;
@@ -142,6 +146,14 @@ struct CommandNode {
   /// KEY`): the program uses the file for itself and shows or sends none of
   /// it, so a key there is not a sensitive read.
   std::vector<std::string> key_options;
+  /// Options whose value names the archive the program packs or unpacks
+  /// (`tar -f`), and the options with which it writes that archive (tar's
+  /// `-c`, `-r`, `-u`): with one of the latter, the archive is checked as a
+  /// write (program_analysers.cpp).
+  std::vector<std::string> archive_options, writes_archive;
+  /// The first word may be option letters without a dash (`tar czf
+  /// ARCHIVE`); each of them that takes a value takes the next word in turn.
+  bool old_style_options = false;
   /// At most this many operands (non-option words) are read; more are not
   /// positively known (-1: no limit).
   int max_operands = -1;
@@ -246,6 +258,7 @@ struct RawCommandNode {
   const char* default_command = "";
   RawStrings input_listers;
   int skip_positionals = 0;
+  bool in_container = false;
   bool data_args = false;
   bool writes_args = false;
   bool writes_last_arg = false;
@@ -253,6 +266,8 @@ struct RawCommandNode {
   bool loads_project = false;
   bool single_dash_long = false;
   RawStrings safe_options, options_end, operand_values, output_options, key_options;
+  RawStrings archive_options, writes_archive;
+  bool old_style_options = false;
   int max_operands = -1;
   int writes_operand = 0;
   const char* analyser = "";

@@ -51,6 +51,7 @@ CommandNode NodeFromRaw(const RawCommandNode& raw) {
   node.default_command = raw.default_command;
   node.input_listers = Strings(raw.input_listers);
   node.skip_positionals = raw.skip_positionals;
+  node.in_container = raw.in_container;
   node.data_args = raw.data_args;
   node.writes_args = raw.writes_args;
   node.writes_last_arg = raw.writes_last_arg;
@@ -63,6 +64,9 @@ CommandNode NodeFromRaw(const RawCommandNode& raw) {
   node.operand_values = Strings(raw.operand_values);
   node.output_options = Strings(raw.output_options);
   node.key_options = Strings(raw.key_options);
+  node.archive_options = Strings(raw.archive_options);
+  node.writes_archive = Strings(raw.writes_archive);
+  node.old_style_options = raw.old_style_options;
   node.max_operands = raw.max_operands;
   node.writes_operand = raw.writes_operand;
   node.analyser = raw.analyser;

@@ -56,6 +56,21 @@ struct ArgView {
 ArgView ViewArgs(const std::vector<Word>& words, std::size_t from,
                  const std::vector<std::string>& options_with_value,
                  std::size_t to = static_cast<std::size_t>(-1));
+/// A word of short options as getopt reads it: letters that take no value,
+/// up to the first that takes one (`with_value`), whose value is the rest of
+/// the word or, when nothing is left, the next word (`-uo/etc/x` is `-u -o
+/// /etc/x`, `-iS CODE` is `-i -S CODE`). A character no option name has
+/// (`-1.5`, `-@4`) ends the letters.
+struct ShortCluster {
+  std::string_view letters;  // the option letters read (empty: no cluster)
+  bool takes_value = false;  // the last letter takes a value
+  std::string_view value;    // that value when written in the word (`/etc/x`)
+  /// The last letter's value is the next word (`-so F`).
+  bool ValueInNextWord() const { return takes_value && value.empty(); }
+};
+ShortCluster ReadCluster(std::string_view word,
+                         std::initializer_list<const std::vector<std::string>*> with_value);
+
 /// `-rf` matches `-r` and `-f`; `-o/x` and `-o=x` match `-o`; `--force=x` matches `--force`.
 bool FlagMatches(std::string_view flag, std::string_view option);
 bool AnyFlag(const ArgView& view, const std::vector<std::string>& flags);
@@ -87,6 +102,11 @@ struct OptionScan {
 struct PathStep {
   const CommandNode* node;
   std::size_t index;
+  /// This entry or one above it reads a one-dash word as one option
+  /// (single_dash_long), set as the path is built: an option before a
+  /// subcommand is its parent's, and the deepest step's holds for the
+  /// command's words as a whole.
+  bool single_dash_long;
 };
 
 /// Scans the words after `path.front()` up to `stop`: an option is known when
@@ -152,6 +172,11 @@ struct LineState {
   // (`nice nice … ls`).
   std::vector<std::string> scripts_open;
   int wrapped = 0;
+
+  // Wrapper sets it while it walks the command an `in_container` wrapper
+  // runs (`docker exec`, `kubectl exec`), and code strings inside it;
+  // BareInterpreter reads it.
+  bool in_container = false;
 };
 
 /// Walks a command line, collecting findings and executed segments.
@@ -301,6 +326,11 @@ class Walker {
                      const Stdin& stdin_source, std::string_view segment, int code_depth);
   void Wrapper(const JudgedCommand& command, const std::vector<Word>& words,
                const Stdin& stdin_source, std::string_view segment, int code_depth);
+  /// The words a wrapper's option takes: itself, and its value when that is
+  /// the next word (in a cluster too, unless `clusters` is false: a
+  /// single_dash_long wrapper). The value is checked as a file it may read.
+  std::size_t WrapperOption(const CommandNode& node, const std::vector<Word>& words, std::size_t j,
+                            bool clusters, Level level, std::string_view segment);
   /// xargs fed from a file's content (`-a FILE`, `< FILE`, `cat FILE |`):
   /// the words it appends are known only at run time.
   void UnknownInput(const CommandNode& node, std::string_view arg_file, const Stdin& stdin_source,
@@ -322,6 +352,11 @@ class Walker {
   /// A command string, a script or stdin is walked as a command line.
   void ShellCode(Level level, const CodeOperands& operands, const Stdin& stdin_source,
                  std::string_view segment, const std::string& quoted_name, int code_depth);
+  /// A shell or interpreter given no code, no script and no stdin: on this
+  /// machine what it runs is not visible; inside a container it is how a
+  /// person goes in. `kind`: "shell interpreter" or "interpreter".
+  void BareInterpreter(Level level, const std::string& quoted_name, std::string_view kind,
+                       std::string_view segment);
   /// Code is scanned for the entry's code_rules, not parsed.
   void InterpreterCode(const CommandNode& node, Level level, const std::vector<Word>& words,
                        std::size_t index, CodeOperands operands, const Stdin& stdin_source,

@@ -71,8 +71,7 @@ void Walker::WindowsShell(Level level, const std::vector<Word>& words, std::size
     break;
   }
   if (!code) {
-    Add(Level::kL3, quoted_name + " is a bare shell interpreter: what it runs is not visible.",
-        segment);
+    BareInterpreter(level, quoted_name, "shell interpreter", segment);
     return;
   }
   Add(Max(level, Level::kL2), quoted_name + " runs a command string.", segment);

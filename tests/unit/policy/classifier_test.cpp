@@ -192,6 +192,30 @@ assignments:
   EXPECT_EQ(layered->ClassifyCommand("FROBNICATE=1 ls").level, Level::kL0);
 }
 
+// Which options write an archive, and which name it, are the table's: a
+// user's entry for another archiver is read as tar's is.
+TEST(Classifier, ArchiveWritesAreData) {
+  auto layered = Classifier::FromYaml(R"(
+commands:
+  pack:
+    level: L1
+    archive_options: [-a, --archive]
+    writes_archive: [-w, --write]
+    old_style_options: true
+    safe_options: [-w, -l, -a=, --archive=, --write]
+)",
+                                      "user.yaml", &Embedded());
+  ASSERT_TRUE(layered) << layered.error();
+  for (const char* writes : {"pack -wa ~/.bashrc src", "pack -w -a ~/.bashrc src",
+                             "pack --write --archive=~/.bashrc src", "pack wa ~/.bashrc src"}) {
+    EXPECT_EQ(layered->ClassifyCommand(writes).level, Level::kL3) << writes;
+  }
+  // Without a writing option the archive is only read.
+  EXPECT_EQ(layered->ClassifyCommand("pack -la ~/.bashrc").level, Level::kL1);
+  EXPECT_EQ(layered->ClassifyCommand("pack la ~/.bashrc").level, Level::kL1);
+  EXPECT_EQ(layered->ClassifyCommand("pack -wa dist/x.pk src").level, Level::kL1);
+}
+
 struct BadYaml {
   const char* yaml;
   const char* message;
@@ -219,6 +243,16 @@ INSTANTIATE_TEST_SUITE_P(
         BadYaml{"commands:\n  x: {level: L0, safe_options: [verbose]}\n",
                 "does not start with '-'"},
         BadYaml{"commands:\n  x: {level: L0, analyser: magic}\n", "analyser must be"},
+        BadYaml{"commands:\n  x: {level: L2, runs: shell, in_container: true}\n",
+                "bad.yaml:2: command 'x': in_container is for a wrapper"},
+        BadYaml{"commands:\n  x: {level: L1, options_with_value: [-f], archive_options: [-f]}\n",
+                "bad.yaml:2: command 'x': archive_options and writes_archive go together"},
+        BadYaml{"commands:\n  x:\n    level: L1\n    options_with_value: [-f]\n"
+                "    archive_options: [-f]\n    writes_archive: [c]\n",
+                "bad.yaml:6: command 'x': writes_archive option 'c' does not start with '-'"},
+        BadYaml{"commands:\n  x:\n    level: L1\n    archive_options: [-f]\n"
+                "    writes_archive: [-c]\n",
+                "bad.yaml:4: command 'x': archive option '-f' takes a value"},
         BadYaml{"commands:\n  ssh:\n    level: L2\n    rules:\n      - {level: L3, max_args: -1}\n",
                 "bad.yaml:5: max_args is a count of words"}));
 
