@@ -13,7 +13,7 @@ namespace togmal::policy {
 struct ToolCall {
   std::string tool_name{};  ///< "Bash", "Write", "mcp__server__tool", …
   nlohmann::json tool_input = nlohmann::json::object();  ///< the tool's arguments
-  std::string cwd{};  ///< the project directory
+  std::string cwd{};                                     ///< the project directory
   std::string session_id{};
   std::string agent_id{};    ///< "" for the main agent
   std::string agent_type{};  ///< "" for the main agent
