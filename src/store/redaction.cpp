@@ -350,7 +350,12 @@ void FindSecretAssignments(std::string_view text, Replacements& found) {
                    text[at - 1] == '>')) {
       continue;
     }
-    const std::string_view name = NameBefore(text, at);
+    std::string_view name = NameBefore(text, at);
+    // A path's folders name no value: `/tmp/aPW/rules.yaml:3:` is a file and
+    // a line, and `x/db_password: …` is named by its last part.
+    if (const std::size_t slash = name.rfind('/'); slash != std::string_view::npos) {
+      name.remove_prefix(slash + 1);
+    }
     if (!IsSecretName(name, false)) continue;
     std::size_t value = at + 1;
     while (value < text.size() && IsBlank(text[value])) ++value;

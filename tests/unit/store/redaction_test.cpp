@@ -224,7 +224,13 @@ INSTANTIATE_TEST_SUITE_P(
         RedactionCase{"non_secret_keys", "PRIMARY_KEY=id\nsort_key: name\nkey: value\nAUTHOR=me",
                       "PRIMARY_KEY=id\nsort_key: name\nkey: value\nAUTHOR=me"},
         RedactionCase{"password_option_prefix", "app --password-stdin < f",
-                      "app --password-stdin < f"}),
+                      "app --password-stdin < f"},
+        // A file and line whose folders hold a secret-like part (a temporary
+        // folder's random name) keep the line; the last part still names.
+        RedactionCase{"path_and_line", "/tmp/togmal-test-Pc7gPW/config/rules.yaml:3: rule x",
+                      "/tmp/togmal-test-Pc7gPW/config/rules.yaml:3: rule x"},
+        RedactionCase{"path_named_secret", "config/db_password: hunter2 ok",
+                      "config/db_password: [REDACTED] ok"}),
     [](const auto& test_info) { return std::string(test_info.param.name); });
 
 // Each token prefix of config/redaction.yaml, with the fewest characters it
