@@ -19,6 +19,19 @@ Result<void> CompileRegexes(const Condition& condition) {
   return {};
 }
 
+// Adds the user or project file at `path` to `layers`, or names it in
+// `ignored` when it cannot be loaded: the layers that did load, and the
+// built-in policy, keep their full strength. Its regexes are compiled now: a
+// file is validated whole before any of it counts.
+void AddLayerFile(const std::filesystem::path& path, Layer layer, LayerFiles& layers) {
+  auto file = ReadRuleFile(path, layer, /*compile_regexes=*/true);
+  if (file) {
+    layers.files.push_back(std::move(*file));
+  } else {
+    layers.ignored.push_back(file.error());
+  }
+}
+
 }  // namespace
 
 Result<RuleFile> BuiltinRuleFile(bool compile_regexes) {
@@ -49,33 +62,19 @@ Result<LayerFiles> ReadBaseLayers(const LoadOptions& options) {
   } else if (*system) {
     layers.files.push_back(std::move(**system));
   }
-  // A broken file is left out and named: the layers that did load, and the
-  // built-in policy, keep their full strength. Its regexes are compiled now,
-  // whatever compile_regexes says: a file is validated whole before any of
-  // it counts (the built-in one was at build time).
+  // The user file's regexes are compiled whatever compile_regexes says (the
+  // built-in rules' were checked at build time).
   const std::filesystem::path user = options.user_file.value_or(UserRulesPath());
   std::error_code error;
   if (!user.empty() && std::filesystem::exists(std::filesystem::symlink_status(user, error))) {
-    auto file = ReadRuleFile(user, Layer::kUser, /*compile_regexes=*/true);
-    if (file) {
-      layers.files.push_back(std::move(*file));
-    } else {
-      layers.ignored.push_back(file.error());
-    }
+    AddLayerFile(user, Layer::kUser, layers);
   }
   return layers;
 }
 
 LayerFiles ReadProjectLayers(const std::vector<std::filesystem::path>& chain) {
   LayerFiles layers;
-  for (const std::filesystem::path& path : chain) {
-    auto file = ReadRuleFile(path, Layer::kProject, /*compile_regexes=*/true);
-    if (file) {
-      layers.files.push_back(std::move(*file));
-    } else {
-      layers.ignored.push_back(file.error());
-    }
-  }
+  for (const std::filesystem::path& path : chain) AddLayerFile(path, Layer::kProject, layers);
   return layers;
 }
 
