@@ -214,7 +214,7 @@ int main(int argc, char** argv) {
       emit.ListOf("RawPlantedCode", tables.planted_code, [&emit](const PlantedCode& shape) {
         const std::vector<std::string>& groups = shape.groups;
         return "{" + std::string(LevelLiteral(shape.level)) + ", " + CppString(shape.why) + ", " +
-               emit.Strings(groups) + "}";
+               emit.Strings(groups) + ", " + CppString(shape.pattern) + "}";
       });
 
   std::ofstream out(argv[2], std::ios::binary);

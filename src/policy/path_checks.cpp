@@ -3,10 +3,14 @@
 // project directory; `cd` and `ln -s` earlier in the line move where a
 // relative path or a link points.
 #include <glob.h>
+#include <re2/re2.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "togmal/util/config_file.h"
@@ -394,6 +398,29 @@ std::string FoldCode(std::string_view code) {
   return out;
 }
 
+// The span of folded `text` that planted_code's `pattern` matches, or an
+// empty view. Each pattern is compiled once per process, on the first write
+// that reaches it (a hook that judges a command compiles none).
+std::string_view PatternMatch(const std::string& pattern, std::string_view text) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<const RE2>, std::less<>> compiled;
+  const RE2* re = nullptr;
+  {
+    std::lock_guard lock(mutex);
+    auto& slot = compiled[pattern];
+    if (!slot) {
+      RE2::Options options;
+      options.set_log_errors(false);
+      slot = std::make_unique<const RE2>(pattern, options);
+    }
+    re = slot.get();
+  }
+  if (!re->ok()) return {};  // refused when the tables were read
+  re2::StringPiece match;
+  if (!re->Match(text, 0, text.size(), RE2::UNANCHORED, &match, 1)) return {};
+  return {match.data(), match.size()};
+}
+
 }  // namespace
 
 std::optional<std::pair<Level, std::string>> Walker::PlantedIn(const WriteContent& content) const {
@@ -423,6 +450,11 @@ std::optional<std::pair<Level, std::string>> Walker::PlantedIn(const WriteConten
         break;
       }
       if (first.empty()) first = found;
+    }
+    if (all && !shape.pattern.empty()) {
+      const std::string_view matched = PatternMatch(shape.pattern, text);
+      all = !matched.empty();
+      if (first.empty()) first = matched;
     }
     if (all) return std::pair{shape.level, shape.why + " ('" + util::OneLine(first, 40) + "')"};
   }

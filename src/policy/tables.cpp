@@ -1,5 +1,6 @@
 #include "tables.h"
 
+#include <re2/re2.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -14,6 +15,18 @@
 
 namespace togmal::policy {
 namespace {
+
+// A planted_code pattern RE2 accepts (checked when the tables are read; the
+// classifier compiles it on the first write it judges).
+Result<void> ValidPlantedPattern(const std::string& pattern) {
+  if (pattern.size() > 2000) return Fail("`pattern` is longer than 2000 characters");
+  RE2::Options options;
+  options.set_log_errors(false);
+  const RE2 compiled(pattern, options);
+  if (!compiled.ok())
+    return Fail("`pattern` is not an RE2 regular expression: " + compiled.error());
+  return {};
+}
 
 /// Errors name the file and line of the node at fault.
 class Loader {
@@ -493,13 +506,14 @@ class Loader {
     return {};
   }
 
-  /// `planted_code`: a list of {level, why, all: [[alternative, …], …]}.
+  /// `planted_code`: a list of {level, why, all: [[alternative, …], …],
+  /// pattern: RE2} (`all`, `pattern` or both).
   Result<std::vector<PlantedCode>> PlantedShapes(const YAML::Node& node) const {
     if (!node.IsSequence()) return At(node, "planted_code is a list of {level, why, all}");
     std::vector<PlantedCode> shapes;
     for (const YAML::Node& item : node) {
       if (!item.IsMap()) return At(item, "a planted_code entry is a map {level, why, all}");
-      if (auto ok = CheckKeys(item, {"level", "why", "all"}, "planted_code"); !ok) {
+      if (auto ok = CheckKeys(item, {"level", "why", "all", "pattern"}, "planted_code"); !ok) {
         return Fail(ok.error());
       }
       PlantedCode shape;
@@ -507,7 +521,20 @@ class Loader {
       if (!level) return Fail(level.error());
       shape.level = *level;
       if (item["why"]) shape.why = item["why"].as<std::string>();
+      if (const YAML::Node pattern = item["pattern"]) {
+        if (!pattern.IsScalar() || pattern.Scalar().empty()) {
+          return At(pattern, "planted_code: `pattern` is one RE2 regular expression");
+        }
+        if (auto valid = ValidPlantedPattern(pattern.Scalar()); !valid) {
+          return At(pattern, "planted_code: " + valid.error());
+        }
+        shape.pattern = pattern.Scalar();
+      }
       const YAML::Node all = item["all"];
+      if (!all && !shape.pattern.empty()) {
+        shapes.push_back(std::move(shape));
+        continue;
+      }
       if (!all || !all.IsSequence() || all.size() == 0) {
         return At(item, "planted_code: `all` is a list of groups of alternatives");
       }

@@ -197,6 +197,9 @@ struct PlantedCode {
   Level level = Level::kL2;
   std::string why;
   std::vector<std::string> groups;
+  /// An RE2 pattern the folded text must also match (empty: none), for a
+  /// shape that lists cannot spell: the many ways to say "verification off".
+  std::string pattern;
 };
 
 struct AssignmentEntry {
@@ -305,6 +308,7 @@ struct RawPlantedCode {
   Level level = Level::kL2;
   const char* why = "";
   RawStrings groups;  ///< each group's alternatives joined by '\x1f' (they may hold a newline)
+  const char* pattern = "";
 };
 
 struct RawContentJudge {

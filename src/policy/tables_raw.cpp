@@ -87,7 +87,8 @@ void TablesFromCompiled(const CompiledTables& compiled, Tables& tables) {
     tables.runs_later_content.push_back({raw.format, PathList(raw.files), Strings(raw.keys)});
   }
   for (const RawPlantedCode& raw : compiled.planted_code) {
-    tables.planted_code.push_back({raw.level, std::string(raw.why), Strings(raw.groups)});
+    tables.planted_code.push_back(
+        {raw.level, std::string(raw.why), Strings(raw.groups), std::string(raw.pattern)});
   }
   for (const RawToolEntry& raw : compiled.tools) {
     ToolEntry tool;

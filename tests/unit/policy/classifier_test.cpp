@@ -254,7 +254,39 @@ INSTANTIATE_TEST_SUITE_P(
                 "    writes_archive: [-c]\n",
                 "bad.yaml:4: command 'x': archive option '-f' takes a value"},
         BadYaml{"commands:\n  ssh:\n    level: L2\n    rules:\n      - {level: L3, max_args: -1}\n",
-                "bad.yaml:5: max_args is a count of words"}));
+                "bad.yaml:5: max_args is a count of words"},
+        BadYaml{"planted_code:\n  - {level: L2, why: x, pattern: 'verify=(false'}\n",
+                "bad.yaml:2: planted_code: `pattern` is not an RE2 regular expression"},
+        BadYaml{"planted_code:\n  - {level: L2, why: x}\n",
+                "planted_code: `all` is a list of groups of alternatives"}));
+
+// A planted_code `pattern` is read over the folded text, with or without
+// groups of alternatives beside it: a user's shape is as good as a built-in.
+TEST(Classifier, PlantedCodePatternsAreData) {
+  auto layered = Classifier::FromYaml(R"(
+planted_code:
+  - level: L2
+    why: "calls the pager service"
+    pattern: 'pager\.example/v[0-9]+'
+  - level: L3
+    why: "posts the build log"
+    all: [["requests.post"]]
+    pattern: 'buildlog'
+)",
+                                      "user.yaml", &Embedded());
+  ASSERT_TRUE(layered) << layered.error();
+  const auto write = [&](const std::string& content) {
+    return layered
+        ->Classify({"Write",
+                    {{"file_path", "/home/user/project/x.py"}, {"content", content}},
+                    "/home/user/project"})
+        .level;
+  };
+  EXPECT_EQ(write("url = 'https://PAGER.example/v2/alert'\n"), Level::kL2);
+  EXPECT_EQ(write("url = 'https://pager.example/docs'\n"), Level::kL1);
+  EXPECT_EQ(write("requests.post(u, data=BuildLog)\n"), Level::kL3);
+  EXPECT_EQ(write("requests.get(u, data=buildlog)\n"), Level::kL1);
+}
 
 // A link committed in a project is judged by where it leads: the project
 // is trusted, not every name inside it. A project reached through a link
