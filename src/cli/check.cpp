@@ -16,7 +16,6 @@
 #include "database_option.h"
 #include "togmal/check/judge.h"
 #include "togmal/util/json_parse.h"
-#include "togmal/util/settings_layers.h"
 #include "togmal/util/text.h"
 
 namespace togmal::cli {
