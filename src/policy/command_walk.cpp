@@ -152,7 +152,7 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
   // Path findings go after the command's own finding, so that the command
   // explains itself first.
   const std::size_t path_findings_begin = FindingCount();
-  CheckPaths(command, *program, words, segment);
+  CheckPaths(command, *program, words, stdin_source, segment);
   const bool wrapper = command.runner != nullptr && command.runner->runs == Runs::kWrapper;
   if (!wrapper) AnalyseProgram(command, name, words, start, segment, code_depth);
   // npx reads the package managers' settings (node-options) before it runs the program.
@@ -405,7 +405,8 @@ std::string Walker::UnknownOptionReason(const JudgedCommand& command,
 }
 
 void Walker::CheckPaths(const JudgedCommand& command, const CommandNode& program,
-                        const std::vector<Word>& words, std::string_view segment) {
+                        const std::vector<Word>& words, const Stdin& stdin_source,
+                        std::string_view segment) {
   const CommandNode& node = *command.path.back().node;
   if (node.writes_operand > 0) CheckWrittenOperand(command, words, segment);
   // A wrapper's words are the wrapped command's, checked when that command is;
@@ -416,7 +417,7 @@ void Walker::CheckPaths(const JudgedCommand& command, const CommandNode& program
   // writes_args commands write only when their level says they change
   // something (sed is L0, sed -i L1).
   if ((node.writes_args && command.level >= Level::kL1) || node.writes_last_arg) {
-    CheckWrittenArgs(command, words, example_copy, segment);
+    CheckWrittenArgs(command, words, example_copy, stdin_source, segment);
   }
 }
 
@@ -485,9 +486,13 @@ bool Walker::CheckNamedPaths(const JudgedCommand& command, const CommandNode& pr
 }
 
 void Walker::CheckWrittenArgs(const JudgedCommand& command, const std::vector<Word>& words,
-                              bool example_copy, std::string_view segment) {
+                              bool example_copy, const Stdin& stdin_source,
+                              std::string_view segment) {
   const CommandNode& node = *command.path.back().node;
   const ArgView view = ViewArgs(words, command.path.back().index + 1, node.options_with_value);
+  // `… | tee f`, `tee f <<EOF`: what tee reads is the files' new text.
+  std::optional<WriteContent> fed;
+  if (node.writes_stdin && stdin_source.known) fed = ShellText(stdin_source.text);
   for (std::size_t a = 0; a < view.positionals.size(); ++a) {
     if (node.writes_last_arg && (a + 1 != view.positionals.size() || a == 0)) continue;
     if (example_copy) {
@@ -499,7 +504,8 @@ void Walker::CheckWrittenArgs(const JudgedCommand& command, const std::vector<Wo
       line_.wrote_file = true;
       continue;
     }
-    CheckWritePath(view.positionals[a], Level::kL1, Level::kL2, segment, "Writes");
+    CheckWritePath(view.positionals[a], Level::kL1, Level::kL2, segment, "Writes",
+                   fed ? &*fed : nullptr);
   }
 }
 

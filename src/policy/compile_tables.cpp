@@ -115,6 +115,7 @@ class Emitter : public togmal::util::build_tool::ArrayEmitter {
     if (node.data_args) out += ", .data_args = true";
     if (node.writes_args) out += ", .writes_args = true";
     if (node.writes_last_arg) out += ", .writes_last_arg = true";
+    if (node.writes_stdin) out += ", .writes_stdin = true";
     Field(out, "print_only", Strings(node.print_only));
     if (node.loads_project) out += ", .loads_project = true";
     if (node.single_dash_long) out += ", .single_dash_long = true";

@@ -519,7 +519,7 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
   if (runs_later && level < Level::kL2) {
     // Where the content decides (a manifest's scripts, a JS config's
     // imports), a change that holds no code stays an ordinary write.
-    const ContentJudge* judge = content != nullptr ? JudgeFor(folded) : nullptr;
+    const ContentJudge* judge = content != nullptr && content->exact ? JudgeFor(folded) : nullptr;
     const std::string found = judge != nullptr ? FindCode(*judge, FileText(path), *content) : "";
     if (judge != nullptr && found.empty()) {
       why = std::string(what) + " " + shown +
@@ -533,7 +533,7 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
             (found.empty() ? "." : ": the change " + found + ".");
     }
   }
-  if (!runs_later && level < Level::kL2 && content != nullptr) {
+  if (!runs_later && level < Level::kL2 && content != nullptr && content->exact) {
     // Source whose comment lines a tool runs (`//go:generate sh -c …`): only
     // a change that adds such a line is more than an ordinary write.
     if (const ContentJudge* judge = JudgeFor(folded);
@@ -545,7 +545,8 @@ void Walker::CheckWritePath(std::string_view path, Level inside_level, Level out
     }
   }
   // Exfiltration, download-and-run or a sudo grant is no ordinary change to
-  // any file (a test's setup, an initializer, a notebook cell).
+  // any file (a test's setup, an initializer, a notebook cell), whether a
+  // tool or a shell command (`echo … > f`, `cat > f <<EOF`, `| tee f`) writes it.
   static constexpr std::string_view kDocuments[] = {".md", ".txt", ".rst", ".log", ".csv", ".out"};
   const bool document =
       std::any_of(std::begin(kDocuments), std::end(kDocuments),

@@ -213,6 +213,7 @@ class Loader {
                              "data_args",
                              "writes_args",
                              "writes_last_arg",
+                             "writes_stdin",
                              "print_only",
                              "loads_project",
                              "single_dash_long",
@@ -331,6 +332,7 @@ class Loader {
     if (node["data_args"]) command.data_args = node["data_args"].as<bool>();
     if (node["writes_args"]) command.writes_args = node["writes_args"].as<bool>();
     if (node["writes_last_arg"]) command.writes_last_arg = node["writes_last_arg"].as<bool>();
+    if (node["writes_stdin"]) command.writes_stdin = node["writes_stdin"].as<bool>();
     if (node["loads_project"]) command.loads_project = node["loads_project"].as<bool>();
     if (node["single_dash_long"]) command.single_dash_long = node["single_dash_long"].as<bool>();
     if (node["old_style_options"]) {

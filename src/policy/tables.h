@@ -106,6 +106,9 @@ struct CommandNode {
   bool data_args = false;
   bool writes_args = false;
   bool writes_last_arg = false;
+  /// The files it writes (writes_args) get what it reads on stdin (tee):
+  /// text fed to it as the line shows is judged as their new text.
+  bool writes_stdin = false;
   /// Names (lower case, dotted) that code may consist of and still only print
   /// (`print`, `sys.version`): such code is L1.
   std::vector<std::string> print_only;
@@ -265,6 +268,7 @@ struct RawCommandNode {
   bool data_args = false;
   bool writes_args = false;
   bool writes_last_arg = false;
+  bool writes_stdin = false;
   RawStrings print_only;
   bool loads_project = false;
   bool single_dash_long = false;

@@ -55,6 +55,7 @@ CommandNode NodeFromRaw(const RawCommandNode& raw) {
   node.data_args = raw.data_args;
   node.writes_args = raw.writes_args;
   node.writes_last_arg = raw.writes_last_arg;
+  node.writes_stdin = raw.writes_stdin;
   node.print_only = Strings(raw.print_only);
   node.loads_project = raw.loads_project;
   node.single_dash_long = raw.single_dash_long;

@@ -67,6 +67,28 @@ bool PrintsAValue(const SimpleCommand& command) {
   return false;
 }
 
+/// What a command prints, when its line shows it: the arguments of an echo or
+/// a printf (the format among them), the heredoc or here-string a bare `cat`
+/// is fed. nullopt: not known from the line.
+std::optional<std::string> PrintedText(const SimpleCommand& command) {
+  if (command.words.empty()) return std::nullopt;
+  const std::string name = util::AsciiLower(command.words.front().text);
+  if (name == "echo" || name == "printf") {
+    std::size_t from = 1;
+    while (from < command.words.size() && IsOptionWord(command.words[from].text)) ++from;
+    return Join(command.words, from, command.words.size());
+  }
+  std::optional<std::string> text;
+  if (name == "cat" && command.words.size() == 1) {
+    for (const Redirection& redirection : command.redirections) {
+      if (redirection.FeedsText()) {
+        text = redirection.op == "<<<" ? redirection.target.text : redirection.heredoc_body;
+      }
+    }
+  }
+  return text;
+}
+
 /// Where a command's stdin comes from: its last heredoc or here-string, else
 /// the command piping into it (with the text an echo or a `cat <<EOF` there prints).
 Stdin StdinOf(const LexResult& lex, const SimpleCommand& command) {
@@ -84,21 +106,9 @@ Stdin StdinOf(const LexResult& lex, const SimpleCommand& command) {
   const SimpleCommand& producer = lex.commands[static_cast<std::size_t>(command.pipe_from)];
   stdin_source.kind = Stdin::Kind::kPipe;
   stdin_source.producer = producer.text;
-  if (producer.words.empty()) return stdin_source;
-  const std::string name = util::AsciiLower(producer.words.front().text);
-  if (name == "echo" || name == "printf") {
-    std::size_t from = 1;
-    while (from < producer.words.size() && IsOptionWord(producer.words[from].text)) ++from;
-    stdin_source.text = Join(producer.words, from, producer.words.size());
+  if (std::optional<std::string> printed = PrintedText(producer)) {
+    stdin_source.text = std::move(*printed);
     stdin_source.known = true;
-  } else if (name == "cat" && producer.words.size() == 1) {
-    for (const Redirection& redirection : producer.redirections) {
-      if (redirection.FeedsText()) {
-        stdin_source.text =
-            redirection.op == "<<<" ? redirection.target.text : redirection.heredoc_body;
-        stdin_source.known = true;
-      }
-    }
   }
   return stdin_source;
 }
@@ -339,10 +349,19 @@ std::optional<std::vector<Word>> Walker::KnownValues(const std::vector<Word>& wo
 }
 
 void Walker::CheckRedirections(const SimpleCommand& command) {
+  // `echo … > f`, `cat > f <<EOF`: the text the line shows the command
+  // printing is the new text of the file its output goes to.
+  std::optional<WriteContent> printed;
+  bool printed_read = false;
   for (const Redirection& redirection : command.redirections) {
     if (redirection.WritesFile()) {
+      const bool output = redirection.op != "<>" && (redirection.fd < 0 || redirection.fd == 1);
+      if (output && !printed_read) {
+        printed_read = true;
+        if (std::optional<std::string> text = PrintedText(command)) printed = ShellText(*text);
+      }
       CheckWritePath(redirection.target.text, Level::kL1, Level::kL2, command.text,
-                     "Redirects output to");
+                     "Redirects output to", output && printed ? &*printed : nullptr);
     } else if (redirection.ReadsFile()) {
       CheckReadPath(redirection.target.text, Level::kL0, command.text);
     }

@@ -207,7 +207,8 @@ class Walker {
                           std::string_view segment);
   /// Checks a path written to; `inside_level` applies inside the project.
   /// `content` (a Write's or Edit's text) lets a runs_later file's change be
-  /// judged on what it holds; without it such a write is at least L2.
+  /// judged on what it holds; without it such a write is at least L2. Any
+  /// content, a shell's too (not `exact`), is judged for planted_code.
   void CheckWritePath(std::string_view path, Level inside_level, Level outside_level,
                       std::string_view segment, std::string_view what,
                       const WriteContent* content = nullptr);
@@ -255,6 +256,8 @@ class Walker {
   /// words (walker.cpp).
   void Simple(const LexResult& lex, std::size_t index, const LineFacts& facts, SegmentOrigin origin,
               int code_depth);
+  /// Each file a redirection writes or reads; a file the command's output
+  /// goes to gets what it prints, when the line shows it (PrintedText).
   void CheckRedirections(const SimpleCommand& command);
   /// Records a shell variable set alone (`NAME=value`, no command) when its
   /// value is known as written; forgets it otherwise.
@@ -307,15 +310,18 @@ class Walker {
                                   const std::vector<Word>& words) const;
   /// The paths a command names, reads and writes.
   void CheckPaths(const JudgedCommand& command, const CommandNode& program,
-                  const std::vector<Word>& words, std::string_view segment);
+                  const std::vector<Word>& words, const Stdin& stdin_source,
+                  std::string_view segment);
   void CheckWrittenOperand(const JudgedCommand& command, const std::vector<Word>& words,
                            std::string_view segment);
   /// Returns whether the command copies a documented example to a new file
   /// (`cp .env.example .env.local`).
   bool CheckNamedPaths(const JudgedCommand& command, const CommandNode& program,
                        const std::vector<Word>& words, std::string_view segment);
+  /// The files a writes_args/writes_last_arg command writes; a writes_stdin
+  /// command's get the text its stdin is known to hold.
   void CheckWrittenArgs(const JudgedCommand& command, const std::vector<Word>& words,
-                        bool example_copy, std::string_view segment);
+                        bool example_copy, const Stdin& stdin_source, std::string_view segment);
   /// `export NAME=v`, `declare -x NAME=v`, `local NAME=v`: the assignments
   /// among a declaring builtin's words.
   void CheckDeclaredVariables(std::string_view name, const std::vector<Word>& words,

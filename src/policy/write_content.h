@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "path_list.h"
@@ -39,11 +40,25 @@ struct TextEdit {
   bool replace_all = false;
 };
 
-/// What a tool call writes: the whole new text (Write), or edits (Edit, MultiEdit).
+/// What a tool call writes: the whole new text (Write), or edits (Edit,
+/// MultiEdit); or what a shell command line shows it writes (echo's and
+/// printf's arguments, a heredoc, a here-string, text fed to tee).
 struct WriteContent {
   std::optional<std::string> whole;
   std::vector<TextEdit> edits;
+  /// The text is the change itself (a tool's input). A shell's is not: it
+  /// may be appended (`>>`) or written otherwise (printf's format, `echo
+  /// -e`), so only planted_code judges it, not FindCode.
+  bool exact = true;
 };
+
+/// The text a shell command line shows it writes into a file (not `exact`).
+inline WriteContent ShellText(std::string text) {
+  WriteContent content;
+  content.whole = std::move(text);
+  content.exact = false;
+  return content;
+}
 
 /// The first thing in the change that runs code, in words ("adds a
 /// 'postinstall' script", "imports 'child_process'"), or an empty string when

@@ -288,6 +288,24 @@ planted_code:
   EXPECT_EQ(write("requests.get(u, data=buildlog)\n"), Level::kL1);
 }
 
+// The text a shell command writes into a file is judged as a Write's new
+// text, and the reason names the file; a program marked writes_stdin (tee)
+// writes what it is fed, another writes_args program does not.
+TEST(Classifier, ShellWritesAreJudgedForPlantedCode) {
+  const std::string project = "/home/user/project";
+  const Classification redirect =
+      Embedded().ClassifyCommand("echo 'requests.get(u, verify=False)' >> src/x.py", project);
+  EXPECT_EQ(redirect.level, Level::kL2);
+  EXPECT_NE(redirect.Deciding().why.find("'src/x.py': the new text"), std::string::npos)
+      << redirect.Deciding().why;
+  const std::string fed = "echo 'requests.get(u, verify=False)' | tee src/x.py";
+  EXPECT_EQ(Embedded().ClassifyCommand(fed, project).level, Level::kL2);
+  auto layered = Classifier::FromYaml("commands:\n  tee: {level: L1, writes_args: true}\n",
+                                      "user.yaml", &Embedded());
+  ASSERT_TRUE(layered) << layered.error();
+  EXPECT_EQ(layered->ClassifyCommand(fed, project).level, Level::kL1);
+}
+
 // A link committed in a project is judged by where it leads: the project
 // is trusted, not every name inside it. A project reached through a link
 // stays the project.
