@@ -398,10 +398,11 @@ std::string FoldCode(std::string_view code) {
   return out;
 }
 
-// The span of folded `text` that planted_code's `pattern` matches, or an
-// empty view. Each pattern is compiled once per process, on the first write
-// that reaches it (a hook that judges a command compiles none).
-std::string_view PatternMatch(const std::string& pattern, std::string_view text) {
+// The span of folded `text` that planted_code's `pattern` matches (empty
+// when the pattern matches the empty string), or nullopt when it does not
+// match. Each pattern is compiled once per process, on the first write that
+// reaches it (a hook that judges a command compiles none).
+std::optional<std::string_view> PatternMatch(const std::string& pattern, std::string_view text) {
   static std::mutex mutex;
   static std::map<std::string, std::unique_ptr<const RE2>, std::less<>> compiled;
   const RE2* re = nullptr;
@@ -415,10 +416,10 @@ std::string_view PatternMatch(const std::string& pattern, std::string_view text)
     }
     re = slot.get();
   }
-  if (!re->ok()) return {};  // refused when the tables were read
+  if (!re->ok()) return std::nullopt;  // refused when the tables were read
   re2::StringPiece match;
-  if (!re->Match(text, 0, text.size(), RE2::UNANCHORED, &match, 1)) return {};
-  return {match.data(), match.size()};
+  if (!re->Match(text, 0, text.size(), RE2::UNANCHORED, &match, 1)) return std::nullopt;
+  return std::string_view(match.data(), match.size());
 }
 
 }  // namespace
@@ -452,11 +453,16 @@ std::optional<std::pair<Level, std::string>> Walker::PlantedIn(const WriteConten
       if (first.empty()) first = found;
     }
     if (all && !shape.pattern.empty()) {
-      const std::string_view matched = PatternMatch(shape.pattern, text);
-      all = !matched.empty();
-      if (first.empty()) first = matched;
+      const std::optional<std::string_view> matched = PatternMatch(shape.pattern, text);
+      all = matched.has_value();
+      if (all && first.empty()) first = *matched;
     }
-    if (all) return std::pair{shape.level, shape.why + " ('" + util::OneLine(first, 40) + "')"};
+    if (all) {
+      // A pattern alone that matched the empty string shows no text.
+      return std::pair{shape.level, first.empty()
+                                        ? shape.why
+                                        : shape.why + " ('" + util::OneLine(first, 40) + "')"};
+    }
   }
   return std::nullopt;
 }

@@ -288,6 +288,38 @@ planted_code:
   EXPECT_EQ(write("requests.get(u, data=buildlog)\n"), Level::kL1);
 }
 
+// A pattern that may match the empty string matches all the same: RE2's
+// leftmost match of `(?:release)?` in most text is the empty one at its start.
+TEST(Classifier, PlantedCodePatternsMayMatchTheEmptyString) {
+  auto layered = Classifier::FromYaml(R"(
+planted_code:
+  - level: L2
+    why: "ships the debug build"
+    all: [["debug_build"]]
+    pattern: '(?:release)?'
+  - level: L3
+    why: "holds a marker"
+    pattern: 'x*'
+)",
+                                      "user.yaml", &Embedded());
+  ASSERT_TRUE(layered) << layered.error();
+  const auto write = [&](const std::string& content) {
+    return layered->Classify({"Write",
+                              {{"file_path", "/home/user/project/x.py"}, {"content", content}},
+                              "/home/user/project"});
+  };
+  // The first shape that holds decides.
+  const Classification debug = write("use_debug_build = 1\n");
+  EXPECT_EQ(debug.level, Level::kL2);
+  EXPECT_NE(debug.Deciding().why.find("ships the debug build ('debug_build')"), std::string::npos)
+      << debug.Deciding().why;
+  // `x*` holds for any text: its empty match shows none.
+  const Classification result = write("y = 1\n");
+  EXPECT_EQ(result.level, Level::kL3);
+  EXPECT_NE(result.Deciding().why.find("the new text holds a marker."), std::string::npos)
+      << result.Deciding().why;
+}
+
 // The text a shell command writes into a file is judged as a Write's new
 // text, and the reason names the file; a program marked writes_stdin (tee)
 // writes what it is fed, another writes_args program does not.
