@@ -30,11 +30,7 @@ Result<int> RecordOutcomes(const CallOutcomes& outcomes, store::AuditLog& log) {
 }
 
 Result<int> RecordOutcomes(const CallOutcomes& outcomes, const AuditTarget& target) {
-  auto database = store::Database::Open(
-      target.database.empty() ? store::DefaultDatabasePath() : target.database,
-      {.busy_timeout_ms = target.lock_wait_ms,
-       .sync_every_commit = target.sync_every_commit,
-       .short_lived_writer = true});
+  auto database = OpenFor(target);
   if (!database) return Fail(database.error());
   store::AuditLog log(*database, store::AuditOptions{.store_raw_input = target.store_raw_input});
   return RecordOutcomes(outcomes, log);

@@ -19,15 +19,11 @@ namespace {
 // The one connection of a OneCallSinks pair, opened on first use.
 class LazyConnection {
  public:
-  explicit LazyConnection(const AuditTarget& target)
-      : path_(target.database.empty() ? store::DefaultDatabasePath() : target.database),
-        open_{.busy_timeout_ms = target.lock_wait_ms,
-              .sync_every_commit = target.sync_every_commit,
-              .short_lived_writer = true} {}
+  explicit LazyConnection(AuditTarget target) : target_(std::move(target)) {}
 
   Result<store::Database*> Get() {
     if (!database_) {
-      auto opened = store::Database::Open(path_, open_);
+      auto opened = OpenFor(target_);
       if (!opened) return Fail(opened.error());
       database_.emplace(std::move(opened).value());
     }
@@ -35,12 +31,19 @@ class LazyConnection {
   }
 
  private:
-  std::filesystem::path path_;
-  store::OpenOptions open_;
+  AuditTarget target_;
   std::optional<store::Database> database_;
 };
 
 }  // namespace
+
+Result<store::Database> OpenFor(const AuditTarget& target) {
+  return store::Database::Open(
+      target.database.empty() ? store::DefaultDatabasePath() : target.database,
+      {.busy_timeout_ms = target.lock_wait_ms,
+       .sync_every_commit = target.sync_every_commit,
+       .short_lived_writer = true});
+}
 
 int LockWaitForBudget(int budget_ms) { return std::max(1, budget_ms * 2 / 5); }
 

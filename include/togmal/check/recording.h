@@ -21,6 +21,7 @@
 #include "togmal/util/settings_layers.h"
 
 namespace togmal::store {
+class Database;
 class SharedDatabase;
 struct AuditOptions;
 }  // namespace togmal::store
@@ -40,6 +41,10 @@ struct AuditTarget {
   /// How long an append waits for another process's write lock.
   int lock_wait_ms = 400;
 };
+
+/// Opens `target`'s database as a process that judges one call does: a short-lived
+/// writer with the target's lock wait and sync setting (OneCallSinks, RecordOutcomes).
+Result<store::Database> OpenFor(const AuditTarget& target);
 
 /// The lock wait that fits a decision budget: two fifths of it (400 ms of the
 /// default 1 s), far above a commit's usual ~1 ms, leaving the rest for the
