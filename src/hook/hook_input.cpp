@@ -2,19 +2,11 @@
 
 #include <string>
 
+#include "togmal/util/json_fields.h"
 #include "togmal/util/json_parse.h"
 
 namespace togmal::hook {
-namespace {
-
 using json = nlohmann::json;
-
-std::string StringField(const json& object, const char* name) {
-  auto it = object.find(name);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-}  // namespace
 
 Result<policy::ToolCall> ParseHookInput(std::string_view text) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
@@ -25,13 +17,13 @@ Result<policy::ToolCall> ParseHookInput(std::string_view text) {
   json& input = *parsed;
   if (!input.is_object()) return Fail("the hook input is not a JSON object");
   policy::ToolCall call;
-  call.cwd = StringField(input, "cwd");
-  call.session_id = StringField(input, "session_id");
-  call.agent_id = StringField(input, "agent_id");
-  call.agent_type = StringField(input, "agent_type");
-  call.tool_use_id = StringField(input, "tool_use_id");
-  call.permission_mode = StringField(input, "permission_mode");
-  call.hook_event_name = StringField(input, "hook_event_name");
+  call.cwd = util::StringField(input, "cwd");
+  call.session_id = util::StringField(input, "session_id");
+  call.agent_id = util::StringField(input, "agent_id");
+  call.agent_type = util::StringField(input, "agent_type");
+  call.tool_use_id = util::StringField(input, "tool_use_id");
+  call.permission_mode = util::StringField(input, "permission_mode");
+  call.hook_event_name = util::StringField(input, "hook_event_name");
   if (!call.hook_event_name.empty() && call.hook_event_name != "PreToolUse") {
     return Fail("togmal hook answers PreToolUse events only, got " + call.hook_event_name);
   }

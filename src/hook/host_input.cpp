@@ -9,6 +9,7 @@
 
 #include "togmal/hook/hook_input.h"
 #include "togmal/hook/host.h"
+#include "togmal/util/json_fields.h"
 #include "togmal/util/json_parse.h"
 
 namespace togmal::hook {
@@ -69,11 +70,6 @@ constexpr ToolAlias kCodexTools[] = {
     {"exec_command", "Bash", {{{"cmd", "command"}}}},
 };
 
-std::string StringField(const json& object, const char* name) {
-  auto it = object.find(name);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 template <std::size_t N>
 void ApplyAlias(const ToolAlias (&table)[N], policy::ToolCall& call) {
   for (const ToolAlias& alias : table) {
@@ -122,9 +118,9 @@ std::string JoinArgv(const json& argv) {
 // file is judged as the Write (new file) or Edit of that file. A patch over
 // several files stays an apply_patch call (unknown to the classifier: asked).
 void MapApplyPatch(policy::ToolCall& call) {
-  std::string patch = StringField(call.tool_input, "command");
-  if (patch.empty()) patch = StringField(call.tool_input, "input");
-  if (patch.empty()) patch = StringField(call.tool_input, "patch");
+  std::string patch = util::StringField(call.tool_input, "command");
+  if (patch.empty()) patch = util::StringField(call.tool_input, "input");
+  if (patch.empty()) patch = util::StringField(call.tool_input, "patch");
   std::string file;
   std::string tool;
   int files = 0;
@@ -178,14 +174,14 @@ Result<policy::ToolCall> ParseGemini(std::string_view text) {
   auto input = ParseObject(text, "Gemini CLI's BeforeTool JSON");
   if (!input) return Fail(input.error());
   policy::ToolCall call;
-  call.cwd = StringField(*input, "cwd");
-  call.session_id = StringField(*input, "session_id");
-  call.hook_event_name = StringField(*input, "hook_event_name");
+  call.cwd = util::StringField(*input, "cwd");
+  call.session_id = util::StringField(*input, "session_id");
+  call.hook_event_name = util::StringField(*input, "hook_event_name");
   if (!call.hook_event_name.empty() && call.hook_event_name != "BeforeTool") {
     return Fail("togmal hook --host gemini answers BeforeTool events only, got " +
                 call.hook_event_name);
   }
-  call.tool_name = StringField(*input, "tool_name");
+  call.tool_name = util::StringField(*input, "tool_name");
   if (call.tool_name.empty()) return Fail("the hook input has no tool_name string");
   auto tool_input = input->find("tool_input");
   if (tool_input == input->end() || !tool_input->is_object()) {
@@ -195,7 +191,7 @@ Result<policy::ToolCall> ParseGemini(std::string_view text) {
   ApplyAlias(kGeminiTools, call);
   // The shell tool runs in dir_path, relative to the project directory.
   if (call.tool_name == "Bash") {
-    const std::string dir = StringField(call.tool_input, "dir_path");
+    const std::string dir = util::StringField(call.tool_input, "dir_path");
     if (!dir.empty() && !call.cwd.empty()) {
       call.cwd = (std::filesystem::path(call.cwd) / dir).lexically_normal().string();
     }
@@ -207,9 +203,9 @@ Result<policy::ToolCall> ParseCopilot(std::string_view text) {
   auto input = ParseObject(text, "Copilot CLI's preToolUse JSON");
   if (!input) return Fail(input.error());
   policy::ToolCall call;
-  call.cwd = StringField(*input, "cwd");
+  call.cwd = util::StringField(*input, "cwd");
   call.hook_event_name = "preToolUse";
-  call.tool_name = StringField(*input, "toolName");
+  call.tool_name = util::StringField(*input, "toolName");
   if (call.tool_name.empty()) return Fail("the hook input has no toolName string");
   // toolArgs is a JSON string; the SDK's in-process hooks pass an object.
   auto args = input->find("toolArgs");
@@ -238,10 +234,10 @@ Result<policy::ToolCall> ParseCursor(std::string_view text) {
   // Cursor's hook answers allow, ask or deny; what it does with no answer
   // is not documented, so nothing is left to it: togmal asks.
   call.host_has_gate = false;
-  call.session_id = StringField(*input, "conversation_id");
-  call.tool_use_id = StringField(*input, "generation_id");
-  call.hook_event_name = StringField(*input, "hook_event_name");
-  call.cwd = StringField(*input, "cwd");
+  call.session_id = util::StringField(*input, "conversation_id");
+  call.tool_use_id = util::StringField(*input, "generation_id");
+  call.hook_event_name = util::StringField(*input, "hook_event_name");
+  call.cwd = util::StringField(*input, "cwd");
   if (call.cwd.empty()) {
     auto roots = input->find("workspace_roots");
     if (roots != input->end() && roots->is_array() && !roots->empty() &&
@@ -258,14 +254,14 @@ Result<policy::ToolCall> ParseCursor(std::string_view text) {
     call.tool_name = "Bash";
     call.tool_input = {{"command", *command}};
   } else if (event == "beforeReadFile") {
-    const std::string file = StringField(*input, "file_path");
+    const std::string file = util::StringField(*input, "file_path");
     if (file.empty()) return Fail("the hook input has no file_path string (beforeReadFile)");
     // The file's content comes along; it is not needed to judge the read
     // and is not stored.
     call.tool_name = "Read";
     call.tool_input = {{"file_path", file}};
   } else if (event == "beforeMCPExecution") {
-    const std::string tool = StringField(*input, "tool_name");
+    const std::string tool = util::StringField(*input, "tool_name");
     if (tool.empty()) return Fail("the hook input has no tool_name string (beforeMCPExecution)");
     // Cursor does not say which server the tool belongs to.
     call.tool_name = "mcp__cursor__" + tool;

@@ -2,10 +2,11 @@
 
 #include <cctype>
 
+#include "togmal/util/text.h"
+
 namespace togmal::scan {
 namespace {
 
-bool IsNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
 
 // The end of a reference to `name` at `at` (`$V`, `${V}`), or npos.
@@ -17,7 +18,7 @@ std::size_t ReferenceEnd(std::string_view text, std::size_t at, std::string_view
   if (text.substr(i, name.size()) != name) return std::string_view::npos;
   i += name.size();
   if (braced) return text.substr(i, 1) == "}" ? i + 1 : std::string_view::npos;
-  return i < text.size() && IsNameChar(text[i]) ? std::string_view::npos : i;
+  return i < text.size() && util::IsShellNameChar(text[i]) ? std::string_view::npos : i;
 }
 
 // Whether the word starting at `word` is written to: a redirection's target,

@@ -3,23 +3,14 @@
 #include <optional>
 
 #include "togmal/policy/shell_lexer.h"
+#include "togmal/util/text.h"
 
 namespace togmal::scan {
 namespace {
 
-std::string_view TrimRight(std::string_view text) {
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
-std::string_view TrimLeft(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  return text;
-}
-
 // Whether the shell would read another line before running `chunk`.
 bool Continues(std::string_view chunk) {
-  const std::string_view end = TrimRight(chunk);
+  const std::string_view end = util::TrimRight(chunk);
   if (end.ends_with('\\') || end.ends_with("&&") || end.ends_with("||") ||
       (end.ends_with('|') && !end.ends_with(";;"))) {
     return true;
@@ -54,7 +45,7 @@ std::size_t CasePatternEnd(std::string_view line) {
 }
 
 bool EndsArm(std::string_view line) {
-  line = TrimRight(line);
+  line = util::TrimRight(line);
   return line.ends_with(";;") || line.ends_with(";&") || line.ends_with(";;&");
 }
 
@@ -65,7 +56,7 @@ class CaseTracker {
  public:
   /// `line` as the classifier should see it; nullopt when it is only syntax.
   std::optional<std::string> Filter(std::string_view line) {
-    const std::string_view trimmed = TrimLeft(TrimRight(line));
+    const std::string_view trimmed = util::TrimLeft(util::TrimRight(line));
     if (trimmed.starts_with("case ") && trimmed.ends_with(" in")) {
       ++depth_;
       expect_pattern_ = true;
@@ -86,12 +77,12 @@ class CaseTracker {
       }
     }
     if (EndsArm(out)) {
-      std::size_t end = TrimRight(out).size();
+      std::size_t end = util::TrimRight(out).size();
       out.resize(end);
       while (end > 0 && (out[end - 1] == ';' || out[end - 1] == '&')) out[--end] = ' ';
       expect_pattern_ = true;
     }
-    if (TrimLeft(TrimRight(out)).empty()) return std::nullopt;
+    if (util::TrimLeft(util::TrimRight(out)).empty()) return std::nullopt;
     return out;
   }
 
@@ -124,7 +115,7 @@ std::vector<CommandChunk> SplitCommands(std::string_view script, std::size_t max
   CaseTracker cases;
   std::size_t i = 0;
   while (i < lines.size() && chunks.size() < max_chunks) {
-    const std::string_view first = TrimLeft(lines[i]);
+    const std::string_view first = util::TrimLeft(lines[i]);
     if (first.empty() || first.front() == '#') {
       ++i;
       continue;

@@ -7,6 +7,7 @@
 #include "json_positions.h"
 #include "togmal/scan/extractors.h"
 #include "togmal/util/json_parse.h"
+#include "togmal/util/text.h"
 
 namespace togmal::scan {
 namespace {
@@ -14,12 +15,6 @@ namespace {
 constexpr std::string_view kLifecycleCommands[] = {"initializeCommand",    "onCreateCommand",
                                                    "updateContentCommand", "postCreateCommand",
                                                    "postStartCommand",     "postAttachCommand"};
-
-std::string ShellQuote(std::string_view word) {
-  std::string out = "'";
-  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 void AddCommand(const nlohmann::json& value, const std::string& pointer, std::string origin,
                 const std::map<std::string, TextPosition>& positions, Extraction& out) {
@@ -35,7 +30,7 @@ void AddCommand(const nlohmann::json& value, const std::string& pointer, std::st
     for (const auto& word : value) {
       if (!word.is_string()) continue;
       if (!source.text.empty()) source.text.push_back(' ');
-      source.text += ShellQuote(word.get<std::string>());
+      source.text += util::ShellQuote(word.get<std::string>());
     }
   } else {
     out.problems.push_back({source.line, source.origin + " is not a string, array or object"});

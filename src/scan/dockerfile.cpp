@@ -19,32 +19,9 @@ std::string Upper(std::string_view word) {
   return out;
 }
 
-std::string_view TrimLeft(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  return text;
-}
-
-std::string_view TrimRight(std::string_view text) {
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
-bool IsComment(std::string_view line) { return TrimLeft(line).starts_with('#'); }
+bool IsComment(std::string_view line) { return util::TrimLeft(line).starts_with('#'); }
 
 // `word` as one shell word in single quotes.
-std::string ShellQuote(std::string_view word) {
-  std::string out = "'";
-  for (const char c : word) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('\'');
-  return out;
-}
-
 // The heredoc delimiters a line opens (`<<EOF`, `<<-"EOF"`, `<<'EOF'`).
 std::vector<std::string> HeredocDelimiters(std::string_view line) {
   std::vector<std::string> out;
@@ -95,13 +72,13 @@ Extraction ExtractDockerfile(std::string_view text) {
   std::size_t i = 0;
   // Parser directives come first: `# escape=`` ` switches the continuation character.
   for (; i < lines.size() && IsComment(lines[i]); ++i) {
-    std::string directive(TrimLeft(TrimLeft(lines[i]).substr(1)));
+    std::string directive(util::TrimLeft(util::TrimLeft(lines[i]).substr(1)));
     directive = util::AsciiLower(directive);
     if (directive.starts_with("escape=") && directive.size() > 7) escape = directive[7];
   }
   i = 0;
   while (i < lines.size()) {
-    const std::string_view first = TrimLeft(lines[i]);
+    const std::string_view first = util::TrimLeft(lines[i]);
     if (first.empty() || first.starts_with('#')) {
       ++i;
       continue;
@@ -111,7 +88,7 @@ Extraction ExtractDockerfile(std::string_view text) {
     std::vector<std::string_view> instruction{lines[i]};
     // Comment lines inside a continuation are dropped and do not end it.
     std::string_view last = lines[i];
-    while (TrimRight(last).ends_with(escape) && i + 1 < lines.size()) {
+    while (util::TrimRight(last).ends_with(escape) && i + 1 < lines.size()) {
       ++i;
       instruction.push_back(lines[i]);
       if (!IsComment(lines[i])) last = lines[i];
@@ -124,14 +101,14 @@ Extraction ExtractDockerfile(std::string_view text) {
     // Heredoc bodies follow the instruction, each up to its delimiter line.
     std::vector<std::string_view> body;
     for (const std::string& delimiter : heredocs) {
-      while (i < lines.size() && TrimLeft(TrimRight(lines[i])) != delimiter)
+      while (i < lines.size() && util::TrimLeft(util::TrimRight(lines[i])) != delimiter)
         body.push_back(lines[i++]);
       if (i < lines.size()) body.push_back(lines[i++]);
     }
     std::size_t name_end = first.find_first_of(" \t");
     std::string name = Upper(first.substr(0, name_end));
     if (name == "ONBUILD" && name_end != std::string_view::npos) {
-      const std::string_view rest = TrimLeft(first.substr(name_end));
+      const std::string_view rest = util::TrimLeft(first.substr(name_end));
       name = Upper(rest.substr(0, rest.find_first_of(" \t")));
     }
     if (name != "RUN") continue;
@@ -140,13 +117,13 @@ Extraction ExtractDockerfile(std::string_view text) {
     source.line = static_cast<int>(start) + 1;
     source.origin = "Dockerfile RUN";
     const std::string_view head = instruction.front().substr(CommandStart(instruction.front()));
-    if (TrimLeft(head).starts_with('[')) {
+    if (util::TrimLeft(head).starts_with('[')) {
       // Exec form: a JSON array of words, run without a shell.
       std::string joined;
       for (std::size_t k = 0; k < instruction.size(); ++k) {
         std::string_view part = k == 0 ? head : instruction[k];
         if (k + 1 < instruction.size())
-          part = TrimRight(part).substr(0, TrimRight(part).size() - 1);
+          part = util::TrimRight(part).substr(0, util::TrimRight(part).size() - 1);
         joined += part;
       }
       auto words = util::ParseJson(joined);
@@ -158,7 +135,7 @@ Extraction ExtractDockerfile(std::string_view text) {
       for (const auto& word : *words) {
         if (!word.is_string()) continue;
         if (!command.empty()) command.push_back(' ');
-        command += ShellQuote(word.get<std::string>());
+        command += util::ShellQuote(word.get<std::string>());
       }
       for (std::size_t k = 0; k < instruction.size(); ++k) {
         if (k > 0) {
@@ -171,9 +148,9 @@ Extraction ExtractDockerfile(std::string_view text) {
       out.scripts.push_back(std::move(source));
       continue;
     }
-    if (heredocs.size() == 1 && TrimLeft(TrimRight(head)).starts_with("<<") &&
+    if (heredocs.size() == 1 && util::TrimLeft(util::TrimRight(head)).starts_with("<<") &&
         HeredocDelimiters(head).size() == 1 &&
-        TrimRight(head).find_first_of(" \t") == std::string_view::npos && !body.empty()) {
+        util::TrimRight(head).find_first_of(" \t") == std::string_view::npos && !body.empty()) {
       // `RUN <<EOF`: the body is the script.
       source.line = static_cast<int>(start + instruction.size()) + 1;
       for (std::size_t k = 0; k + 1 < body.size(); ++k) {
@@ -198,8 +175,8 @@ Extraction ExtractDockerfile(std::string_view text) {
       } else if (IsComment(line)) {
         line = std::string(1, escape);
       }
-      if (escape != '\\' && TrimRight(line).ends_with(escape)) {
-        line[TrimRight(line).size() - 1] = '\\';
+      if (escape != '\\' && util::TrimRight(line).ends_with(escape)) {
+        line[util::TrimRight(line).size() - 1] = '\\';
       }
       source.shell += line;
     }

@@ -9,16 +9,11 @@
 
 #include "togmal/scan/extractors.h"
 #include "togmal/util/glob.h"
+#include "togmal/util/text.h"
 #include "yaml_script.h"
 
 namespace togmal::scan {
 namespace {
-
-std::string Trim(std::string_view text) {
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-  return std::string(text);
-}
 
 // `text` with each `${{ … }}` replaced by a shell variable (newlines inside
 // an expression kept, so lines still match the file).
@@ -92,9 +87,9 @@ void AddStep(const YAML::Node& step, std::size_t index, const std::string& where
   }
   std::string origin = where + " step " + std::to_string(index + 1);
   if (const YAML::Node name = step["name"]; name && name.IsScalar()) {
-    origin += " (" + Trim(name.Scalar()) + ")";
+    origin += " (" + std::string(util::Trim(name.Scalar(), " ")) + ")";
   } else if (const YAML::Node id = step["id"]; id && id.IsScalar()) {
-    origin += " (" + Trim(id.Scalar()) + ")";
+    origin += " (" + std::string(util::Trim(id.Scalar(), " ")) + ")";
   }
   origin += " run:";
   ScriptSource source = ScriptFromYaml(run, text, origin);

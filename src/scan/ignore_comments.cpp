@@ -1,18 +1,12 @@
 #include "ignore_comments.h"
 
+#include "togmal/util/text.h"
+
 namespace togmal::scan {
 namespace {
 
 constexpr std::string_view kMarker = "togmal:";
 constexpr std::string_view kIgnore = "ignore";
-
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 }  // namespace
 
@@ -20,22 +14,22 @@ std::optional<std::string> IgnoreReason(std::string_view line, bool alone) {
   for (std::size_t at = line.find(kMarker); at != std::string_view::npos;
        at = line.find(kMarker, at + 1)) {
     // A comment opens before the marker: `#` or `//`, then only blanks.
-    const std::string_view before = Trim(line.substr(0, at));
+    const std::string_view before = util::Trim(line.substr(0, at), " \t\r");
     std::size_t opener = std::string_view::npos;
     if (before.ends_with("#")) opener = before.size() - 1;
     if (before.ends_with("//")) opener = before.size() - 2;
     if (opener == std::string_view::npos) continue;
-    if (alone && !Trim(before.substr(0, opener)).empty()) continue;
-    std::string_view rest = Trim(line.substr(at + kMarker.size()));
+    if (alone && !util::Trim(before.substr(0, opener), " \t\r").empty()) continue;
+    std::string_view rest = util::Trim(line.substr(at + kMarker.size()), " \t\r");
     if (!rest.starts_with(kIgnore)) continue;
     rest.remove_prefix(kIgnore.size());
     if (!rest.empty() && rest.front() != ' ' && rest.front() != '\t' && rest.front() != ':') {
       continue;  // `togmal: ignored`, another word
     }
     if (!rest.empty() && rest.front() == ':') rest.remove_prefix(1);
-    rest = Trim(rest);
+    rest = util::Trim(rest, " \t\r");
     // Closing comment marks of other syntaxes are not part of the reason.
-    if (rest.ends_with("*/")) rest = Trim(rest.substr(0, rest.size() - 2));
+    if (rest.ends_with("*/")) rest = util::Trim(rest.substr(0, rest.size() - 2), " \t\r");
     return std::string(rest);
   }
   return std::nullopt;

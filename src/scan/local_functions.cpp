@@ -8,7 +8,7 @@
 namespace togmal::scan {
 namespace {
 
-bool IsNameChar(char c) {
+bool IsFunctionNameChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
          c == ':';
 }
@@ -32,7 +32,7 @@ std::optional<Header> HeaderAt(std::string_view text, std::size_t at) {
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
   }
   const std::size_t name_start = i;
-  while (i < text.size() && IsNameChar(text[i])) ++i;
+  while (i < text.size() && IsFunctionNameChar(text[i])) ++i;
   if (i == name_start) return std::nullopt;
   header.name = std::string(text.substr(name_start, i - name_start));
   std::size_t after = i;
@@ -95,7 +95,7 @@ std::string WithoutLocalFunctions(std::string_view command,
     while (word != std::string::npos) {
       const bool starts = word == start || out[word - 1] == ' ' || out[word - 1] == '\t';
       const std::size_t end = word + name.size();
-      const bool ends = end == out.size() || !IsNameChar(out[end]);
+      const bool ends = end == out.size() || !IsFunctionNameChar(out[end]);
       if (starts && ends) break;
       word = out.find(name, word + 1);
     }

@@ -11,17 +11,12 @@
 
 #include "command_split.h"
 #include "togmal/scan/extractors.h"
+#include "togmal/util/text.h"
 
 namespace togmal::scan {
 namespace {
 
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
-bool IsNameChar(char c) {
+bool IsTargetNameChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
 }
 
@@ -121,15 +116,15 @@ class Expander {
 
 // `NAME = value` and its variants; false when `line` sets no variable.
 bool ParseAssignment(std::string_view line, Variables& variables) {
-  line = Trim(line);
+  line = util::Trim(line);
   for (const std::string_view keyword : {"export ", "override ", "private "}) {
-    if (line.starts_with(keyword)) line = Trim(line.substr(keyword.size()));
+    if (line.starts_with(keyword)) line = util::Trim(line.substr(keyword.size()));
   }
   std::size_t at = 0;
-  while (at < line.size() && IsNameChar(line[at])) ++at;
+  while (at < line.size() && IsTargetNameChar(line[at])) ++at;
   if (at == 0) return false;
   const std::string name(line.substr(0, at));
-  std::string_view rest = Trim(line.substr(at));
+  std::string_view rest = util::Trim(line.substr(at));
   bool append = false;
   if (rest.starts_with("::=") || rest.starts_with(":::=")) {
     rest = rest.substr(rest.find('=') + 1);
@@ -143,17 +138,17 @@ bool ParseAssignment(std::string_view line, Variables& variables) {
   } else {
     return false;
   }
-  std::string value(Trim(rest));
+  std::string value(util::Trim(rest));
   if (append && variables.contains(name)) {
     variables[name] += " " + value;
-  } else if (!variables.contains(name) || !Trim(line.substr(at)).starts_with("?=")) {
+  } else if (!variables.contains(name) || !util::Trim(line.substr(at)).starts_with("?=")) {
     variables[name] = value;
   }
   return true;
 }
 
 bool IsDirective(std::string_view line) {
-  line = Trim(line);
+  line = util::Trim(line);
   for (const std::string_view word :
        {"ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "include", "-include", "sinclude",
         "vpath", "unexport", "undefine"}) {
@@ -178,7 +173,7 @@ bool ParseRule(std::string_view line, std::string& targets, std::string& inline_
     if (c == '=' && parens == 0) return false;
     if (c != ':' || parens != 0) continue;
     if (i + 1 < line.size() && line[i + 1] == '=') return false;
-    targets = std::string(Trim(line.substr(0, i)));
+    targets = std::string(util::Trim(line.substr(0, i)));
     std::string_view rest = line.substr(i + 1);
     if (rest.starts_with(':')) rest.remove_prefix(1);
     if (const std::size_t semi = rest.find(';'); semi != std::string_view::npos) {
@@ -193,7 +188,7 @@ bool ParseRule(std::string_view line, std::string& targets, std::string& inline_
 // Removes make's `@`, `-` and `+` prefixes (and blanks around them).
 std::string_view StripPrefixes(std::string_view recipe) {
   for (;;) {
-    const std::string_view trimmed = Trim(recipe);
+    const std::string_view trimmed = util::Trim(recipe);
     if (trimmed.empty() ||
         (trimmed.front() != '@' && trimmed.front() != '-' && trimmed.front() != '+')) {
       return trimmed.empty() ? trimmed : recipe.substr(recipe.find(trimmed.front()));
@@ -213,10 +208,10 @@ Extraction ExtractMakefile(std::string_view text, const Catalogue& catalogue) {
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].starts_with('\t')) continue;
     std::string logical(lines[i]);
-    while (Trim(logical).ends_with('\\') && i + 1 < lines.size()) {
+    while (util::Trim(logical).ends_with('\\') && i + 1 < lines.size()) {
       logical.resize(logical.rfind('\\'));
       logical += " ";
-      logical += Trim(lines[++i]);
+      logical += util::Trim(lines[++i]);
     }
     ParseAssignment(logical, variables);
   }
@@ -228,7 +223,7 @@ Extraction ExtractMakefile(std::string_view text, const Catalogue& catalogue) {
   std::size_t i = 0;
   while (i < lines.size()) {
     const std::string_view line = lines[i];
-    const std::string_view trimmed = Trim(line);
+    const std::string_view trimmed = util::Trim(line);
     if (in_define) {
       in_define = trimmed != "endef";
       ++i;
@@ -252,7 +247,7 @@ Extraction ExtractMakefile(std::string_view text, const Catalogue& catalogue) {
         source.text += lines[i];
         shell += expander.Expand(part, 0);
         first = false;
-        if (!Trim(lines[i]).ends_with('\\') || i + 1 >= lines.size()) break;
+        if (!util::Trim(lines[i]).ends_with('\\') || i + 1 >= lines.size()) break;
         ++i;
       }
       source.shell = std::move(shell);
@@ -273,7 +268,7 @@ Extraction ExtractMakefile(std::string_view text, const Catalogue& catalogue) {
     if (!line.starts_with('\t') && ParseRule(line, new_targets, inline_recipe, recipe_column)) {
       in_rule = true;
       targets = new_targets;
-      if (!Trim(inline_recipe).empty()) {
+      if (!util::Trim(inline_recipe).empty()) {
         ScriptSource source;
         source.line = static_cast<int>(i);
         const std::string_view recipe = StripPrefixes(inline_recipe);

@@ -27,14 +27,6 @@ constexpr std::size_t kMaxCommandsPerFile = 20'000;
 // The longest command shown in a finding.
 constexpr std::size_t kMaxShownCommand = 240;
 
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
 std::string_view FirstLine(std::string_view text) { return text.substr(0, text.find('\n')); }
 
 std::string_view BaseName(std::string_view relative) {
@@ -66,7 +58,7 @@ Finding Place(const ScriptSource& source, const CommandChunk& chunk,
   out.reason = deciding.why;
   out.origin = source.origin;
   // Which line of the chunk the deciding command starts on.
-  const std::string_view key = Trim(FirstLine(deciding.segment));
+  const std::string_view key = util::Trim(FirstLine(deciding.segment), " \t\r");
   std::size_t at = key.empty() ? std::string::npos : chunk.text.find(key);
   std::size_t line_in_chunk = 0;
   if (at != std::string::npos) {
@@ -77,8 +69,8 @@ Finding Place(const ScriptSource& source, const CommandChunk& chunk,
     const std::size_t line_in_source = chunk.first_line + line_in_chunk;
     out.line = source.line + static_cast<int>(line_in_source);
     const std::string_view shown = line_in_source < text_lines.size()
-                                       ? Trim(text_lines[line_in_source])
-                                       : Trim(FirstLine(chunk.text));
+                                       ? util::Trim(text_lines[line_in_source], " \t\r")
+                                       : util::Trim(FirstLine(chunk.text), " \t\r");
     out.command = util::OneLine(shown, kMaxShownCommand);
     if (out.line >= 1 && static_cast<std::size_t>(out.line) <= file_lines.size()) {
       const std::string_view file_line = file_lines[static_cast<std::size_t>(out.line) - 1];
@@ -91,7 +83,7 @@ Finding Place(const ScriptSource& source, const CommandChunk& chunk,
     }
   } else {
     out.line = source.line;
-    out.command = util::OneLine(Trim(chunk.text), kMaxShownCommand);
+    out.command = util::OneLine(util::Trim(chunk.text, " \t\r"), kMaxShownCommand);
     if (source.column > 0 && chunk.first_line == 0 && line_in_chunk == 0) {
       out.column = source.column;
       if (at != std::string::npos && source.text == source.ShellText()) {
@@ -200,7 +192,7 @@ void ScanText(std::string_view text, FileKind kind, std::string_view relative,
   Admission admission(file_lines, relative, options, report);
   for (const FormatFinding& finding : extraction.findings) {
     int column = finding.column;
-    const std::string_view command = Trim(finding.command);
+    const std::string_view command = util::Trim(finding.command, " \t\r");
     if (column == 0 && finding.line >= 1 && !command.empty() &&
         static_cast<std::size_t>(finding.line) <= file_lines.size()) {
       const std::size_t at = file_lines[static_cast<std::size_t>(finding.line) - 1].find(command);

@@ -2,11 +2,12 @@
 
 #include <cctype>
 
+#include "togmal/util/text.h"
+
 namespace togmal::scan {
 namespace {
 
 bool IsNameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool IsNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
 
 // Where a value or a command ends.
@@ -73,7 +74,7 @@ std::size_t TargetEnd(std::string_view text, std::size_t at,
   const bool braced = i < text.size() && text[i] == '{';
   if (braced) ++i;
   const std::size_t name = i;
-  while (i < text.size() && IsNameChar(text[i])) ++i;
+  while (i < text.size() && util::IsShellNameChar(text[i])) ++i;
   if (i == name || !variables.contains(text.substr(name, i - name))) {
     return std::string_view::npos;
   }
@@ -135,14 +136,14 @@ std::set<std::string, std::less<>> TempVariables(std::string_view script) {
     if (!IsNameStart(script[i])) continue;
     if (i > 0) {
       const char before = script[i - 1];
-      if (IsNameChar(before)) continue;
+      if (util::IsShellNameChar(before)) continue;
       if (!IsBlank(before) && before != '\n' && before != ';' && before != '&' && before != '|' &&
           before != '(' && before != '{') {
         continue;
       }
     }
     std::size_t end = i;
-    while (end < script.size() && IsNameChar(script[end])) ++end;
+    while (end < script.size() && util::IsShellNameChar(script[end])) ++end;
     if (end < script.size() && script[end] == '=') {
       const std::string name(script.substr(i, end - i));
       switch (ValueAt(script, end + 1)) {

@@ -5,9 +5,11 @@
 #include <string>
 #include <utility>
 
+#include "response_format.h"
 #include "togmal/analysis/active_model.h"
 #include "togmal/analysis/report.h"
 #include "togmal/tools/taxonomy_tools.h"
+#include "togmal/util/json_fields.h"
 
 namespace togmal::tools {
 namespace {
@@ -21,13 +23,6 @@ std::size_t CharCount(std::string_view text) {
   std::size_t count = 0;
   for (char c : text) count += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
   return count;
-}
-
-json ResponseFormatSchema() {
-  return {{"type", "string"},
-          {"enum", json::array({"markdown", "json"})},
-          {"default", "markdown"},
-          {"description", "Text content format: markdown for people (default), json for programs"}};
 }
 
 json TextSchema(std::size_t max_chars, std::string description) {
@@ -107,12 +102,6 @@ const json& Unwrap(const json& arguments) {
   return arguments;
 }
 
-std::optional<std::string> StringField(const json& arguments, const char* key) {
-  auto it = arguments.find(key);
-  if (it == arguments.end() || !it->is_string()) return std::nullopt;
-  return it->get<std::string>();
-}
-
 json FindSimilar(const SimilarEvidenceFinder& finder, std::string_view text) {
   if (!finder) return json::array();
   try {
@@ -140,7 +129,7 @@ struct Spec {
 mcp::ToolResult Analyze(const Spec& spec, const SimilarEvidenceFinder& finder,
                         const json& raw_arguments) {
   const json& arguments = Unwrap(raw_arguments);
-  const std::optional<std::string> text = StringField(arguments, spec.text_field);
+  const std::optional<std::string> text = util::OptionalStringField(arguments, spec.text_field);
   if (!text || text->empty()) {
     return mcp::ToolResult::Failure(std::string("'") + spec.text_field +
                                     "' is required: a non-empty string");
@@ -151,13 +140,13 @@ mcp::ToolResult Analyze(const Spec& spec, const SimilarEvidenceFinder& finder,
   }
   std::string context;
   if (spec.has_context) {
-    context = StringField(arguments, "context").value_or("");
+    context = util::StringField(arguments, "context");
     if (CharCount(context) > kMaxContextChars) {
       return mcp::ToolResult::Failure("'context' is longer than " +
                                       std::to_string(kMaxContextChars) + " characters");
     }
   }
-  const std::string format = StringField(arguments, "response_format").value_or("markdown");
+  const std::string format = util::StringField(arguments, "response_format", "markdown");
   if (format != "markdown" && format != "json") {
     return mcp::ToolResult::Failure("'response_format' must be \"markdown\" or \"json\"");
   }

@@ -1,32 +1,24 @@
 #include "togmal/tools/check_arguments.h"
 
+#include "togmal/util/json_fields.h"
 #include "togmal/util/json_parse.h"
 
 namespace togmal::tools {
-namespace {
-
 using json = nlohmann::json;
-
-std::string StringField(const json& object, const char* name) {
-  auto it = object.find(name);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-}  // namespace
 
 Result<CheckArguments> ParseCheckArguments(const json& arguments) {
   if (!arguments.is_object()) return Fail("arguments must be an object");
   CheckArguments parsed;
   policy::ToolCall& call = parsed.call;
-  call.tool_name = StringField(arguments, "tool_name");
+  call.tool_name = util::StringField(arguments, "tool_name");
   if (call.tool_name.empty()) return Fail("tool_name is required");
-  call.cwd = StringField(arguments, "cwd");
-  call.session_id = StringField(arguments, "session_id");
-  call.agent_id = StringField(arguments, "agent_id");
-  call.agent_type = StringField(arguments, "agent_type");
-  call.tool_use_id = StringField(arguments, "tool_use_id");
-  call.permission_mode = StringField(arguments, "permission_mode");
-  call.hook_event_name = StringField(arguments, "hook_event_name");
+  call.cwd = util::StringField(arguments, "cwd");
+  call.session_id = util::StringField(arguments, "session_id");
+  call.agent_id = util::StringField(arguments, "agent_id");
+  call.agent_type = util::StringField(arguments, "agent_type");
+  call.tool_use_id = util::StringField(arguments, "tool_use_id");
+  call.permission_mode = util::StringField(arguments, "permission_mode");
+  call.hook_event_name = util::StringField(arguments, "hook_event_name");
   auto tool_input = arguments.find("tool_input");
   if (tool_input != arguments.end() && !tool_input->is_null()) {
     if (tool_input->is_object()) {

@@ -4,7 +4,9 @@
 #include <string_view>
 #include <utility>
 
+#include "response_format.h"
 #include "togmal/analysis/active_model.h"
+#include "togmal/util/json_fields.h"
 #include "togmal/util/text.h"
 
 namespace togmal::tools {
@@ -22,27 +24,8 @@ json EnumSchema(auto const& names, std::string description) {
   return {{"type", "string"}, {"enum", values}, {"description", std::move(description)}};
 }
 
-json ResponseFormatSchema() {
-  return {{"type", "string"},
-          {"enum", json::array({"markdown", "json"})},
-          {"default", "markdown"},
-          {"description", "Text content format: markdown for people, json for programs"}};
-}
-
-std::string StringArgument(const json& arguments, const char* key) {
-  auto it = arguments.find(key);
-  return it != arguments.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-std::optional<std::string> OptionalString(const json& arguments, const char* key) {
-  auto it = arguments.find(key);
-  if (it == arguments.end() || it->is_null()) return std::nullopt;
-  if (it->is_string()) return it->get<std::string>();
-  return std::nullopt;
-}
-
 bool WantsJson(const json& arguments) {
-  return StringArgument(arguments, "response_format") == "json";
+  return util::StringField(arguments, "response_format") == "json";
 }
 
 // Result text: the structured content as JSON, or the markdown rendering.
@@ -154,15 +137,15 @@ Confirmation Confirm(mcp::ToolContext& context, const store::EvidenceSubmission&
 
 mcp::ToolResult SubmitEvidence(const TaxonomyToolsOptions& options, const json& arguments,
                                mcp::ToolContext& context) {
-  store::EvidenceSubmission submission{.category = StringArgument(arguments, "category"),
-                                       .prompt = StringArgument(arguments, "prompt"),
-                                       .response = StringArgument(arguments, "response"),
-                                       .description = StringArgument(arguments, "description"),
-                                       .severity = StringArgument(arguments, "severity"),
-                                       .reason = StringArgument(arguments, "reason"),
-                                       .verdict = StringArgument(arguments, "verdict"),
+  store::EvidenceSubmission submission{.category = util::StringField(arguments, "category"),
+                                       .prompt = util::StringField(arguments, "prompt"),
+                                       .response = util::StringField(arguments, "response"),
+                                       .description = util::StringField(arguments, "description"),
+                                       .severity = util::StringField(arguments, "severity"),
+                                       .reason = util::StringField(arguments, "reason"),
+                                       .verdict = util::StringField(arguments, "verdict"),
                                        .client = context.ClientName(),
-                                       .judged = StringArgument(arguments, "judged")};
+                                       .judged = util::StringField(arguments, "judged")};
   if (submission.verdict.empty()) submission.verdict = "failure";
   // A verdict on a prompt alone: the response is stored as not given.
   if (submission.response.empty() && !arguments.contains("response")) {
@@ -227,9 +210,9 @@ Result<int64_t> IntegerArgument(const json& arguments, const char* key, int64_t 
 
 mcp::ToolResult GetTaxonomy(const TaxonomyToolsOptions& options, const json& arguments) {
   store::TaxonomyQuery query;
-  query.category = OptionalString(arguments, "category");
-  query.min_severity = OptionalString(arguments, "min_severity");
-  query.query = OptionalString(arguments, "query");
+  query.category = util::OptionalStringField(arguments, "category");
+  query.min_severity = util::OptionalStringField(arguments, "min_severity");
+  query.query = util::OptionalStringField(arguments, "query");
   auto limit = IntegerArgument(arguments, "limit", 20);
   if (!limit) return mcp::ToolResult::Failure(limit.error());
   auto offset = IntegerArgument(arguments, "offset", 0);

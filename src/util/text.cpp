@@ -37,6 +37,19 @@ std::string OneLine(std::string_view text, std::size_t max_bytes) {
   return line;
 }
 
+std::string ShellQuote(std::string_view word) {
+  std::string quoted = "'";
+  for (const char c : word) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted.push_back(c);
+    }
+  }
+  quoted.push_back('\'');
+  return quoted;
+}
+
 std::string DumpJson(const nlohmann::json& value, int indent) {
   return value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,15 @@ std::string StringField(const Json& object, std::string_view key, std::string fa
   const auto found = object.find(key);
   return found != object.end() && found->is_string() ? found->template get<std::string>()
                                                      : fallback;
+}
+
+/// `object[key]` when it is a string; else nothing (absent, null or of another type).
+template <typename Json = nlohmann::json>
+std::optional<std::string> OptionalStringField(const Json& object, std::string_view key) {
+  if (!object.is_object()) return std::nullopt;
+  const auto found = object.find(key);
+  if (found == object.end() || !found->is_string()) return std::nullopt;
+  return found->template get<std::string>();
 }
 
 /// `object[key]` when it is an integer; else `fallback`.

@@ -31,6 +31,31 @@ constexpr char AsciiLower(char c) {
 /// `text` with A-Z turned into a-z; other bytes (UTF-8 included) unchanged.
 std::string AsciiLower(std::string_view text);
 
+/// `text` without the leading bytes found in `blanks` (by default spaces and tabs).
+constexpr std::string_view TrimLeft(std::string_view text, std::string_view blanks = " \t") {
+  const std::size_t start = text.find_first_not_of(blanks);
+  return start == std::string_view::npos ? std::string_view() : text.substr(start);
+}
+
+/// `text` without the trailing bytes found in `blanks` (by default spaces and tabs).
+constexpr std::string_view TrimRight(std::string_view text, std::string_view blanks = " \t") {
+  const std::size_t end = text.find_last_not_of(blanks);
+  return end == std::string_view::npos ? std::string_view() : text.substr(0, end + 1);
+}
+
+/// `text` without leading or trailing bytes found in `blanks`.
+constexpr std::string_view Trim(std::string_view text, std::string_view blanks = " \t") {
+  return TrimRight(TrimLeft(text, blanks), blanks);
+}
+
+/// Whether `c` may appear in a shell variable name: an ASCII letter, digit or `_`.
+constexpr bool IsShellNameChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/// `word` in single quotes for a POSIX shell (each `'` written as `'\''`).
+std::string ShellQuote(std::string_view word);
+
 /// Whether `name` is one of `names` (exact, case-sensitive).
 inline bool NameIn(std::string_view name, std::initializer_list<std::string_view> names) {
   return std::find(names.begin(), names.end(), name) != names.end();

@@ -29,6 +29,16 @@ TEST(JsonFields, AWrongTypeOrAMissingFieldReadsAsTheFallback) {
   EXPECT_TRUE(BoolField(json(), "done", true));
 }
 
+TEST(JsonFields, OptionalStringTellsAnEmptyStringFromNone) {
+  const nlohmann::json object = {{"empty", ""}, {"null", nullptr}, {"number", 3}, {"text", "t"}};
+  EXPECT_EQ(OptionalStringField(object, "empty"), std::optional<std::string>(""));
+  EXPECT_EQ(OptionalStringField(object, "text"), std::optional<std::string>("t"));
+  EXPECT_EQ(OptionalStringField(object, "null"), std::nullopt);
+  EXPECT_EQ(OptionalStringField(object, "number"), std::nullopt);
+  EXPECT_EQ(OptionalStringField(object, "missing"), std::nullopt);
+  EXPECT_EQ(OptionalStringField(nlohmann::json::array(), "text"), std::nullopt);
+}
+
 TEST(JsonFields, OrderedJsonToo) {
   const nlohmann::ordered_json object = {{"created_file", true}, {"name", 1}};
   EXPECT_TRUE(BoolField(object, "created_file", false));

@@ -97,6 +97,28 @@ TEST(NameIn, FindsExactNamesInAnyList) {
   EXPECT_FALSE(NameIn("", fixed));
 }
 
+TEST(Trim, CutsOnlyTheNamedBlankBytesAtEachEnd) {
+  EXPECT_EQ(Trim(" \t a b \t "), "a b");
+  EXPECT_EQ(TrimLeft("  a "), "a ");
+  EXPECT_EQ(TrimRight("  a \t"), "  a");
+  EXPECT_EQ(Trim("a\r"), "a\r");  // only spaces and tabs unless told
+  EXPECT_EQ(Trim(" a\r\n", " \r\n"), "a");
+  EXPECT_EQ(Trim(" \t "), "");
+  EXPECT_EQ(Trim(""), "");
+  static_assert(Trim("  x  ") == "x");
+}
+
+TEST(ShellQuote, QuotesSoThatTheShellReadsTheWordBack) {
+  EXPECT_EQ(ShellQuote("plain"), "'plain'");
+  EXPECT_EQ(ShellQuote(""), "''");
+  EXPECT_EQ(ShellQuote("it's $HOME"), "'it'\\''s $HOME'");
+}
+
+TEST(IsShellNameChar, LettersDigitsAndUnderscoreOnly) {
+  for (const char c : std::string_view("azAZ09_")) EXPECT_TRUE(IsShellNameChar(c)) << c;
+  for (const char c : std::string_view("-.:$ \xC3")) EXPECT_FALSE(IsShellNameChar(c)) << c;
+}
+
 TEST(DumpJson, ReplacesInvalidUtf8InsteadOfThrowing) {
   EXPECT_NO_THROW((void)DumpJson(nlohmann::json(std::string("bad \xFF byte"))));
 }
