@@ -9,20 +9,23 @@
 // another reads the answers (as a client pipelining its calls would, with at
 // most W requests in flight; 0 = no limit), and
 // prints calls/s plus the server's resident memory (VmRSS) and peak
-// (VmHWM) read from /proc before it is told to exit. Exits 1 if any call
+// (VmHWM) and CPU time per call read from /proc before it is told to exit. Exits 1 if any call
 // failed.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -80,6 +83,22 @@ std::string StatusField(pid_t pid, const std::string& field) {
     }
   }
   return "?";
+}
+
+// User plus system CPU seconds the process `pid` has used so far (/proc/PID/stat).
+double CpuSeconds(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::size_t after_name = text.rfind(')');
+  if (after_name == std::string::npos) return 0;
+  std::istringstream fields(text.substr(after_name + 2));
+  std::string field;
+  long ticks = 0;
+  // Fields 3..13 come first; utime and stime are fields 14 and 15.
+  for (int index = 3; index <= 15 && fields >> field; ++index) {
+    if (index >= 14) ticks += std::atol(field.c_str());
+  }
+  return static_cast<double>(ticks) / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
 }  // namespace
@@ -146,7 +165,11 @@ int main(int argc, char** argv) {
   const auto started = std::chrono::steady_clock::now();
   std::thread writer([&] {
     for (long i = 0; i < calls; ++i) {
-      while (window > 0 && i - answered.load() >= window) std::this_thread::yield();
+      // Blocks (no spinning) while the window is full: a spinning writer would
+      // take a core from the server it measures.
+      for (long seen = answered.load(); window > 0 && i - seen >= window; seen = answered.load()) {
+        answered.wait(seen);
+      }
       json request = {
           {"jsonrpc", "2.0"},
           {"id", i},
@@ -166,12 +189,14 @@ int main(int argc, char** argv) {
   while (answered < calls && reader.Next(line)) {
     json message = json::parse(line, nullptr, false);
     if (!message.is_object() || !message.contains("id")) continue;  // notifications
-    ++answered;
+    answered.fetch_add(1);
+    answered.notify_one();
     if (!message.contains("result") || message["result"].value("isError", false)) ++failed;
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   writer.join();
+  const double server_cpu = CpuSeconds(pid);
   const std::string rss = StatusField(pid, "VmRSS");
   const std::string peak = StatusField(pid, "VmHWM");
   close(to_child[1]);
@@ -180,8 +205,11 @@ int main(int argc, char** argv) {
   std::error_code ignored;
   fs::remove_all(scratch, ignored);
 
-  std::printf("calls %ld answered %ld failed %ld in %.2f s: %.0f calls/s; VmRSS %s, VmHWM %s\n",
-              calls, answered.load(), failed, seconds,
-              static_cast<double>(answered.load()) / seconds, rss.c_str(), peak.c_str());
+  std::printf(
+      "calls %ld answered %ld failed %ld in %.2f s: %.0f calls/s; server CPU %.0f us/call; "
+      "VmRSS %s, VmHWM %s\n",
+      calls, answered.load(), failed, seconds, static_cast<double>(answered.load()) / seconds,
+      server_cpu * 1e6 / static_cast<double>(std::max(1L, answered.load())), rss.c_str(),
+      peak.c_str());
   return answered == calls && failed == 0 ? 0 : 1;
 }
