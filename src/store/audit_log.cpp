@@ -121,23 +121,33 @@ struct Tip {
 };
 
 // The last entry, else the pruning anchor, else genesis.
-Tip ReadTip(SQLite::Database& db) {
-  SQLite::Statement last(db, "SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1");
-  if (last.executeStep()) return {last.getColumn(0).getInt64(), last.getColumn(1).getString()};
-  SQLite::Statement anchor(db, "SELECT through_id, hash FROM audit_anchor WHERE singleton = 1");
-  if (anchor.executeStep())
-    return {anchor.getColumn(0).getInt64(), anchor.getColumn(1).getString()};
-  return {};
+// The statements are the connection's kept ones (Database::Prepared), each
+// reset once read so that none holds a read transaction open.
+Tip ReadTip(Database& database) {
+  SQLite::Statement& last =
+      database.Prepared("SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1");
+  if (last.executeStep()) {
+    Tip tip{last.getColumn(0).getInt64(), last.getColumn(1).getString()};
+    last.reset();
+    return tip;
+  }
+  SQLite::Statement& anchor =
+      database.Prepared("SELECT through_id, hash FROM audit_anchor WHERE singleton = 1");
+  Tip tip;
+  if (anchor.executeStep()) tip = {anchor.getColumn(0).getInt64(), anchor.getColumn(1).getString()};
+  anchor.reset();
+  return tip;
 }
 
-// Chains entries onto the tip and inserts them, one statement prepared for
-// all; the caller holds an immediate transaction for the Inserter's life.
+// Chains entries onto the tip and inserts them with the connection's kept
+// insert statement; the caller holds an immediate transaction for the
+// Inserter's life.
 class Inserter {
  public:
-  explicit Inserter(SQLite::Database& db)
-      : tip_(ReadTip(db)),
-        insert_(db, std::string("INSERT INTO audit (") + kColumns +
-                        ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)") {}
+  explicit Inserter(Database& database)
+      : tip_(ReadTip(database)),
+        insert_(database.Prepared(std::string("INSERT INTO audit (") + kColumns +
+                                  ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {}
 
   void Add(PreparedAuditEntry& prepared) {
     AuditEntry& entry = prepared.entry;
@@ -170,18 +180,18 @@ class Inserter {
 
  private:
   Tip tip_;
-  SQLite::Statement insert_;
+  SQLite::Statement& insert_;
 };
 
 // Appends an entry togmal wrote itself (a retention checkpoint: nothing to
 // redact) within the caller's transaction.
-void AppendInTransaction(SQLite::Database& db, AuditEntry& entry) {
+void AppendInTransaction(Database& database, AuditEntry& entry) {
   PreparedAuditEntry prepared;
   prepared.input_json = StoredJson(entry.input);
   prepared.reasons_json = StoredJson(entry.reasons);
   prepared.detail_json = StoredJson(entry.detail);
   prepared.entry = std::move(entry);
-  Inserter(db).Add(prepared);
+  Inserter(database).Add(prepared);
   entry = std::move(prepared.entry);
 }
 
@@ -355,7 +365,7 @@ Result<std::vector<int64_t>> AuditLog::AppendAll(std::vector<PreparedAuditEntry>
   try {
     SQLite::Database& db = database_->sql();
     auto insert_all = [&] {
-      Inserter inserter(db);
+      Inserter inserter(*database_);
       for (PreparedAuditEntry& prepared : entries) {
         inserter.Add(prepared);
         ids.push_back(prepared.entry.id);
@@ -617,7 +627,7 @@ Result<PruneReport> AuditLog::PruneBefore(std::chrono::system_clock::time_point 
                          {"pruned_count", report.pruned},
                          {"last_hash", last_hash},
                          {"cutoff", cutoff_text}};
-    AppendInTransaction(db, checkpoint);
+    AppendInTransaction(*database_, checkpoint);
     report.checkpoint_id = checkpoint.id;
     transaction.commit();
     return report;

@@ -216,8 +216,30 @@ std::string DescribeSqliteError(const fs::path& path, int extended_code,
 Database::Database(std::unique_ptr<SQLite::Database> db, fs::path path, bool read_only)
     : db_(std::move(db)), path_(std::move(path)), read_only_(read_only) {}
 Database::Database(Database&&) noexcept = default;
-Database& Database::operator=(Database&&) noexcept = default;
+Database& Database::operator=(Database&& other) noexcept {
+  if (this != &other) {
+    statements_.reset();  // finalized while their connection is still open
+    db_ = std::move(other.db_);
+    path_ = std::move(other.path_);
+    read_only_ = other.read_only_;
+    statements_ = std::move(other.statements_);
+  }
+  return *this;
+}
 Database::~Database() = default;
+
+SQLite::Statement& Database::Prepared(std::string_view sql) {
+  if (!statements_) statements_ = std::make_unique<Statements>();
+  auto found = statements_->find(sql);
+  if (found == statements_->end()) {
+    auto statement = std::make_unique<SQLite::Statement>(*db_, std::string(sql));
+    found = statements_->emplace(std::string(sql), std::move(statement)).first;
+  } else {
+    found->second->reset();
+    found->second->clearBindings();
+  }
+  return *found->second;
+}
 
 namespace {
 

@@ -1,6 +1,7 @@
 #include "togmal/store/database.h"
 
 #include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -67,6 +68,46 @@ TEST(Database, ReopeningKeepsData) {
   auto tail = log.Tail(10);
   ASSERT_TRUE(tail.ok()) << tail.error();
   EXPECT_EQ(tail->size(), 1u);
+}
+
+TEST(Database, PreparedStatementsAreKeptResetAndClearedPerConnection) {
+  TempDatabase temp;
+  auto db = temp.Open();
+  db.sql().exec("CREATE TABLE kept (value INTEGER)");
+  SQLite::Statement& insert = db.Prepared("INSERT INTO kept (value) VALUES (?)");
+  insert.bind(1, 7);
+  insert.exec();
+  SQLite::Statement& again = db.Prepared("INSERT INTO kept (value) VALUES (?)");
+  EXPECT_EQ(&again, &insert);  // compiled once
+  again.exec();                // the binding was cleared: NULL, not 7
+  SQLite::Statement& count = db.Prepared("SELECT count(*), count(value) FROM kept");
+  ASSERT_TRUE(count.executeStep());
+  EXPECT_EQ(count.getColumn(0).getInt(), 2);
+  EXPECT_EQ(count.getColumn(1).getInt(), 1);
+  // Left unread, the SELECT is reset by the next Prepared() of its text.
+  SQLite::Statement& recount = db.Prepared("SELECT count(*), count(value) FROM kept");
+  ASSERT_TRUE(recount.executeStep());
+  EXPECT_EQ(recount.getColumn(0).getInt(), 2);
+  recount.reset();
+  // Moving a connection with kept statements over another finalizes the
+  // other's statements before its connection closes.
+  auto other = temp.Open();
+  (void)other.Prepared("SELECT count(*) FROM audit");
+  other = std::move(db);
+  SQLite::Statement& moved = other.Prepared("SELECT count(*), count(value) FROM kept");
+  ASSERT_TRUE(moved.executeStep());
+  EXPECT_EQ(moved.getColumn(0).getInt(), 2);
+}
+
+TEST(Database, AuditAppendsReuseTheConnectionsStatements) {
+  TempDatabase temp;
+  auto db = temp.Open();
+  AuditLog log(db);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(log.Append({}).ok());
+  // Another log on the same connection chains onto the same tip.
+  AuditLog again(db);
+  ASSERT_TRUE(again.Append({}).ok());
+  ExpectIntactTrail(temp, 4);
 }
 
 TEST(Database, ShortLivedWriterLeavesTheWalAndSyncsAsAsked) {
