@@ -1,5 +1,6 @@
 #include "togmal/rules/rule_loader.h"
 
+#include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -321,19 +322,23 @@ std::vector<fs::path> FindProjectRuleFiles(const fs::path& cwd) {
   std::vector<fs::path> found;
   if (cwd.empty()) return found;
   std::error_code error;
-  fs::path dir = cwd.is_absolute() ? cwd : fs::absolute(cwd, error);
+  fs::path start = cwd.is_absolute() ? cwd : fs::absolute(cwd, error);
   if (error) return found;
-  dir = dir.lexically_normal();
-  if (dir.has_filename() == false && dir.has_parent_path()) dir = dir.parent_path();
+  // Walked as text: `serve` looks once per call, and splitting paths into
+  // fs::path components cost more than the two lstat calls per folder.
+  std::string dir = start.lexically_normal().string();
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  struct stat info {};
   for (int depth = 0; depth < 256; ++depth) {
-    fs::path candidate = dir / ".togmal" / "rules.yaml";
-    // Anything there counts (a FIFO too): ReadRuleFile says why it is not
-    // usable, and the call records that the file was left out.
-    if (fs::exists(fs::symlink_status(candidate, error))) found.push_back(candidate);
-    if (fs::exists(dir / ".git", error)) break;  // the repository root
-    fs::path parent = dir.parent_path();
-    if (parent == dir || parent.empty()) break;
-    dir = parent;
+    const std::string base = dir == "/" ? dir : dir + "/";
+    // Anything there counts (a FIFO too, a dangling link): ReadRuleFile says
+    // why it is not usable, and the call records that the file was left out.
+    std::string candidate = base + ".togmal/rules.yaml";
+    if (::lstat(candidate.c_str(), &info) == 0) found.emplace_back(std::move(candidate));
+    if (::stat((base + ".git").c_str(), &info) == 0) break;  // the repository root
+    const std::size_t slash = dir.rfind('/');
+    if (dir == "/" || slash == std::string::npos) break;
+    dir.resize(slash == 0 ? 1 : slash);
   }
   std::reverse(found.begin(), found.end());
   return found;

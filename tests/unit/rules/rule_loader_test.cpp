@@ -268,6 +268,50 @@ TEST(Layering, LoadRulesFindsProjectFileFromCwdUpward) {
   EXPECT_EQ(elsewhere->files.size(), 1u);
 }
 
+// Changes the working directory for one scope.
+class ScopedCwd {
+ public:
+  explicit ScopedCwd(const fs::path& to) : before_(fs::current_path()) { fs::current_path(to); }
+  ~ScopedCwd() { fs::current_path(before_); }
+  ScopedCwd(const ScopedCwd&) = delete;
+  ScopedCwd& operator=(const ScopedCwd&) = delete;
+
+ private:
+  fs::path before_;
+};
+
+TEST(Layering, ProjectFilesAreFoundUpToTheRepositoryRootOutermostFirst) {
+  testing::TempDir dir;
+  const fs::path root = fs::path(dir.path());
+  WriteFile(root / "outside/.togmal/rules.yaml", "rules: []\n");
+  WriteFile(root / "outside/repo/.togmal/rules.yaml", "rules: []\n");
+  WriteFile(root / "outside/repo/pkg/.togmal/rules.yaml", "rules: []\n");
+  fs::create_directories(root / "outside/repo/.git");
+  fs::create_directories(root / "outside/repo/pkg/src");
+  const std::vector<fs::path> expected = {root / "outside/repo/.togmal/rules.yaml",
+                                          root / "outside/repo/pkg/.togmal/rules.yaml"};
+  // The walk stops at the folder holding .git; a trailing slash, a `..` and a
+  // relative cwd find the same files.
+  EXPECT_EQ(FindProjectRuleFiles(root / "outside/repo/pkg/src"), expected);
+  EXPECT_EQ(FindProjectRuleFiles(root / "outside/repo/pkg/src/"), expected);
+  EXPECT_EQ(FindProjectRuleFiles(root / "outside/repo/pkg/src/../src"), expected);
+  {
+    ScopedCwd in(root / "outside/repo");
+    EXPECT_EQ(FindProjectRuleFiles("pkg/src"), expected);
+  }
+  // Without a repository the walk goes on to the root, and a dangling link
+  // counts (the call then says why the file was left out).
+  fs::remove_all(root / "outside/repo/.git");
+  fs::remove(root / "outside/repo/.togmal/rules.yaml");
+  fs::create_symlink(root / "missing.yaml", root / "outside/repo/.togmal/rules.yaml");
+  const std::vector<fs::path> all = FindProjectRuleFiles(root / "outside/repo/pkg/src");
+  ASSERT_GE(all.size(), 3u);
+  EXPECT_EQ(all[all.size() - 3], root / "outside/.togmal/rules.yaml");
+  EXPECT_EQ(all[all.size() - 2], root / "outside/repo/.togmal/rules.yaml");
+  EXPECT_EQ(all[all.size() - 1], root / "outside/repo/pkg/.togmal/rules.yaml");
+  EXPECT_TRUE(FindProjectRuleFiles("").empty());
+}
+
 TEST(Layering, BrokenUserFileIsLeftOutAndNamed) {
   testing::TempDir dir;
   fs::path user = fs::path(dir.path()) / "rules.yaml";
