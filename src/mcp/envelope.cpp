@@ -39,7 +39,7 @@ void Server::Impl::HandleLine(const std::string& line) {
     return;
   }
   request_bytes_ = line.size();
-  HandleMessage(message, [this](json response) { Send(response); });
+  HandleMessage(std::move(message), [this](json response) { Send(response); });
 }
 
 void Server::Impl::HandleBatch(const json& batch) {
@@ -91,7 +91,7 @@ void Server::Impl::HandleBatch(const json& batch) {
   release(std::nullopt);
 }
 
-bool Server::Impl::HandleMessage(const json& message, const ResponseSink& sink) {
+bool Server::Impl::HandleMessage(json message, const ResponseSink& sink) {
   auto invalid = [&](const json& id, const std::string& why) {
     sink(MakeErrorResponse(id, {error_code::kInvalidRequest, "Invalid Request: " + why, nullptr}));
     return true;
@@ -119,7 +119,9 @@ bool Server::Impl::HandleMessage(const json& message, const ResponseSink& sink) 
   }
   if (!method_it->is_string()) return invalid(id, "method must be a string");
   const std::string& method = method_it->get_ref<const std::string&>();
-  json params = message.value("params", json::object());
+  // Moved out, not copied: the message is this call's own.
+  json params = json::object();
+  if (auto given = message.find("params"); given != message.end()) params = std::move(*given);
   if (!params.is_object()) {
     if (!has_id) return false;  // a notification is never answered
     return invalid(id, "params must be an object");
@@ -128,7 +130,7 @@ bool Server::Impl::HandleMessage(const json& message, const ResponseSink& sink) 
     HandleNotification(method, params);
     return false;
   }
-  HandleRequest(id, method, params, sink);
+  HandleRequest(id, method, std::move(params), sink);
   return true;
 }
 

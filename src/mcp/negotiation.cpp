@@ -50,7 +50,7 @@ class AdmissionRelease {
 
 }  // namespace
 
-void Server::Impl::HandleRequest(const json& id, const std::string& method, const json& params,
+void Server::Impl::HandleRequest(const json& id, const std::string& method, json params,
                                  const ResponseSink& sink) {
   auto error = [&](const RpcError& rpc_error) { sink(MakeErrorResponse(id, rpc_error)); };
   auto found = methods_.find(method);
@@ -87,7 +87,7 @@ void Server::Impl::HandleRequest(const json& id, const std::string& method, cons
     if (era == Era::kModern) DecorateModern(response);
     sink(std::move(response));
   });
-  Dispatch(spec, params, std::move(call), std::move(reply));
+  Dispatch(spec, std::move(params), std::move(call), std::move(reply));
 }
 
 std::optional<RpcError> Server::Impl::ResolveEra(const std::string& method, const MethodSpec& spec,
@@ -156,7 +156,7 @@ std::optional<RpcError> Server::Impl::ResolveLegacy(const std::string& method,
   return std::nullopt;
 }
 
-void Server::Impl::Dispatch(const MethodSpec& spec, const json& params, CallContext call,
+void Server::Impl::Dispatch(const MethodSpec& spec, json params, CallContext call,
                             ReplyOnce reply) {
   Handler handler = spec.handler;
   call.server = this;
@@ -173,18 +173,19 @@ void Server::Impl::Dispatch(const MethodSpec& spec, const json& params, CallCont
                        "answer); retry later");
   }
   auto shared_reply = std::make_shared<ReplyOnce>(std::move(reply));
-  pool_.Submit([this, handler, params, call = std::move(call), shared_reply, bytes]() {
-    AdmissionRelease release(admission_, bytes);
-    if (call.flight->cancelled) return;  // cancelled while queued: no reply
-    t_current_call = &call;
-    try {
-      (this->*handler)(params, call, std::move(*shared_reply));
-    } catch (...) {
-      t_current_call = nullptr;
-      throw;
-    }
-    t_current_call = nullptr;
-  });
+  pool_.Submit(
+      [this, handler, params = std::move(params), call = std::move(call), shared_reply, bytes]() {
+        AdmissionRelease release(admission_, bytes);
+        if (call.flight->cancelled) return;  // cancelled while queued: no reply
+        t_current_call = &call;
+        try {
+          (this->*handler)(params, call, std::move(*shared_reply));
+        } catch (...) {
+          t_current_call = nullptr;
+          throw;
+        }
+        t_current_call = nullptr;
+      });
 }
 
 void Server::Impl::DecorateModern(json& response) const {

@@ -144,14 +144,16 @@ class Server::Impl {
   void HandleLine(const std::string& line);
   void HandleBatch(const json& batch);
   /// Handles one message; true if exactly one reply will go to `sink`.
-  bool HandleMessage(const json& message, const ResponseSink& sink);
+  /// `message` by value: its params move on to the method.
+  bool HandleMessage(json message, const ResponseSink& sink);
   void HandleResponse(const json& message);
   void HandleNotification(const std::string& method, const json& params);
   void Cancel(const json& request_id);
   void Send(const json& message);
 
   // ---- negotiation.cpp: the era of a request, dispatch, lifecycle methods
-  void HandleRequest(const json& id, const std::string& method, const json& params,
+  /// `params` by value: moved on to the worker that runs the method.
+  void HandleRequest(const json& id, const std::string& method, json params,
                      const ResponseSink& sink);
   /// Fills `call` with the era and client of a request; the error otherwise.
   std::optional<RpcError> ResolveEra(const std::string& method, const MethodSpec& spec,
@@ -160,7 +162,7 @@ class Server::Impl {
                                         const json& meta, CallContext& call);
   std::optional<RpcError> ResolveLegacy(const std::string& method, const MethodSpec& spec,
                                         CallContext& call);
-  void Dispatch(const MethodSpec& spec, const json& params, CallContext call, ReplyOnce reply);
+  void Dispatch(const MethodSpec& spec, json params, CallContext call, ReplyOnce reply);
   void DecorateModern(json& response) const;
   void Initialize(const json& params, const CallContext& call, ReplyOnce reply);
   void Ping(const json& params, const CallContext& call, ReplyOnce reply);
