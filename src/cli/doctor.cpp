@@ -38,7 +38,7 @@ struct DoctorOptions {
   std::string dir;
 };
 
-class Report {
+class Checklist {
  public:
   void Ok(const std::string& what) { std::cout << "  ok       " << what << "\n"; }
   void Note(const std::string& what) { std::cout << "  note     " << what << "\n"; }
@@ -81,7 +81,7 @@ std::string Program(const std::string& file) {
 // `trust`: what the host needs from the person before it runs a hook that
 // is otherwise fine (then a "to do", not "ok").
 void CheckHook(const install::Registration& found, const std::string& where, const fs::path& self,
-               const std::string& trust, Report& report) {
+               const std::string& trust, Checklist& report) {
   std::error_code error;
   const std::string program = Program(found.file.string());
   const std::string in = "hook in " + found.file.string();
@@ -99,7 +99,7 @@ void CheckHook(const install::Registration& found, const std::string& where, con
   }
 }
 
-void CheckHosts(const install::Places& places, Report& report) {
+void CheckHosts(const install::Places& places, Checklist& report) {
   std::cout << "hosts\n";
   std::error_code error;
   const fs::path self = fs::read_symlink("/proc/self/exe", error);
@@ -180,7 +180,7 @@ void CheckHosts(const install::Places& places, Report& report) {
 
 // The one backup togmal keeps of each file it changed (install.h), and the
 // FILE.togmal-backup-STAMP copies older versions left beside the files.
-void ListBackups(const install::Places& places, Report& report) {
+void ListBackups(const install::Places& places, Checklist& report) {
   const fs::path backups = util::UserDataFile("backups");
   std::error_code error;
   std::vector<std::pair<std::string, std::string>> found;
@@ -212,7 +212,7 @@ void ListBackups(const install::Places& places, Report& report) {
   }
 }
 
-void CheckConfiguration(const fs::path& project, Report& report) {
+void CheckConfiguration(const fs::path& project, Checklist& report) {
   std::cout << "configuration\n";
   util::SettingsLayers layers = util::LoadSettingsLayers();
   for (const util::SettingsLayer& layer : layers.layers) {
@@ -261,7 +261,7 @@ void CheckConfiguration(const fs::path& project, Report& report) {
   for (const std::string& warning : policy->rules->warnings) report.Note(warning);
 }
 
-void CheckDatabase(const fs::path& path, Report& report) {
+void CheckDatabase(const fs::path& path, Checklist& report) {
   std::cout << "database\n";
   auto db = store::Database::Open(path, {.busy_timeout_ms = 1000});
   if (!db) {
@@ -319,7 +319,7 @@ Action DefineDoctor(CLI::App& command) {
     if (const char* value = std::getenv("CODEX_HOME")) places.codex_home = value;
     if (const char* value = std::getenv("COPILOT_HOME")) places.copilot_home = value;
     places.claude_managed = util::ClaudeManagedDir();
-    Report report;
+    Checklist report;
     CheckHosts(places, report);
     ListBackups(places, report);
     CheckConfiguration(places.project, report);
