@@ -51,11 +51,6 @@ void ResolvePassWithoutGate(const policy::ToolCall& call, rules::Decision& decis
 
 }  // namespace
 
-bool HostGateApplies(const policy::ToolCall& call) {
-  if (!call.host_has_gate) return false;
-  return call.permission_mode != "bypassPermissions" && call.permission_mode != "dontAsk";
-}
-
 rules::DecisionSettings ReadDecisionSettings(const util::SettingsLayers& loaded,
                                              std::vector<std::string>& broken) {
   broken.insert(broken.end(), loaded.ignored.begin(), loaded.ignored.end());

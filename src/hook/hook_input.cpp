@@ -2,7 +2,6 @@
 
 #include <string>
 
-#include "togmal/util/json_fields.h"
 #include "togmal/util/json_parse.h"
 
 namespace togmal::hook {
@@ -17,13 +16,7 @@ Result<policy::ToolCall> ParseHookInput(std::string_view text) {
   json& input = *parsed;
   if (!input.is_object()) return Fail("the hook input is not a JSON object");
   policy::ToolCall call;
-  call.cwd = util::StringField(input, "cwd");
-  call.session_id = util::StringField(input, "session_id");
-  call.agent_id = util::StringField(input, "agent_id");
-  call.agent_type = util::StringField(input, "agent_type");
-  call.tool_use_id = util::StringField(input, "tool_use_id");
-  call.permission_mode = util::StringField(input, "permission_mode");
-  call.hook_event_name = util::StringField(input, "hook_event_name");
+  check::ReadCallContext(input, call);
   if (!call.hook_event_name.empty() && call.hook_event_name != "PreToolUse") {
     return Fail("togmal hook answers PreToolUse events only, got " + call.hook_event_name);
   }

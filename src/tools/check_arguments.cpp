@@ -12,13 +12,7 @@ Result<CheckArguments> ParseCheckArguments(const json& arguments) {
   policy::ToolCall& call = parsed.call;
   call.tool_name = util::StringField(arguments, "tool_name");
   if (call.tool_name.empty()) return Fail("tool_name is required");
-  call.cwd = util::StringField(arguments, "cwd");
-  call.session_id = util::StringField(arguments, "session_id");
-  call.agent_id = util::StringField(arguments, "agent_id");
-  call.agent_type = util::StringField(arguments, "agent_type");
-  call.tool_use_id = util::StringField(arguments, "tool_use_id");
-  call.permission_mode = util::StringField(arguments, "permission_mode");
-  call.hook_event_name = util::StringField(arguments, "hook_event_name");
+  check::ReadCallContext(arguments, call);
   auto tool_input = arguments.find("tool_input");
   if (tool_input != arguments.end() && !tool_input->is_null()) {
     if (tool_input->is_object()) {
