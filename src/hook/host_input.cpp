@@ -11,6 +11,7 @@
 #include "togmal/hook/host.h"
 #include "togmal/util/json_fields.h"
 #include "togmal/util/json_parse.h"
+#include "togmal/util/text.h"
 
 namespace togmal::hook {
 namespace {
@@ -101,15 +102,7 @@ std::string JoinArgv(const json& argv) {
       line += text;
       continue;
     }
-    line.push_back('\'');
-    for (char c : text) {
-      if (c == '\'') {
-        line += "'\\''";
-      } else {
-        line.push_back(c);
-      }
-    }
-    line.push_back('\'');
+    line += util::ShellQuote(text);
   }
   return line;
 }

@@ -7,14 +7,11 @@ namespace togmal::check {
 namespace {
 
 TEST(ReadCallContext, ReadsTheHookInputsNamesAndLeavesOtherTypesEmpty) {
-  const nlohmann::json input = {{"cwd", "/home/a/repo"},
-                                {"session_id", "s1"},
-                                {"agent_id", "agent-7"},
-                                {"agent_type", "general-purpose"},
-                                {"tool_use_id", "toolu_1"},
-                                {"permission_mode", 42},  // wrong type: read as absent
-                                {"hook_event_name", "PreToolUse"},
-                                {"tool_name", "Bash"}};
+  const nlohmann::json input = {
+      {"cwd", "/home/a/repo"},           {"session_id", "s1"},
+      {"agent_id", "agent-7"},           {"agent_type", "general-purpose"},
+      {"tool_use_id", "toolu_1"},        {"permission_mode", 42},  // wrong type: read as absent
+      {"hook_event_name", "PreToolUse"}, {"tool_name", "Bash"}};
   policy::ToolCall call;
   call.permission_mode = "stale";
   ReadCallContext(input, call);
