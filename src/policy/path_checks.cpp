@@ -455,7 +455,8 @@ std::optional<std::pair<Level, std::string>> Walker::PlantedIn(const WriteConten
     if (all && !shape.pattern.empty()) {
       const std::optional<std::string_view> matched = PatternMatch(shape.pattern, text);
       all = matched.has_value();
-      if (all && first.empty()) first = *matched;
+      // What the pattern matched shows more than the words that let it run.
+      if (all && !matched->empty()) first = *matched;
     }
     if (all) {
       // A pattern alone that matched the empty string shows no text.
