@@ -23,6 +23,14 @@ std::string ProgramName(const std::string& word) {
   return word;
 }
 
+/// `git.exe` is git.
+std::string WithoutExe(std::string name) {
+  if (name.size() > 4 && name.compare(name.size() - 4, 4, ".exe") == 0) {
+    name.resize(name.size() - 4);
+  }
+  return name;
+}
+
 /// A wrapper's code option written other than as a word of its own, as
 /// getopt reads it: `--split-string=CODE`, `-SCODE`, a cluster of flags
 /// ending in the option (`env -iS'CODE'` is `-i -S 'CODE'`, `env -iS CODE`
@@ -136,9 +144,7 @@ void Walker::Words(const std::vector<Word>& words, std::size_t start, const Stdi
     BothSpellings(words, start, stdin_source, segment, code_depth);
     return;
   }
-  if (name.size() > 4 && name.compare(name.size() - 4, 4, ".exe") == 0) {
-    name.resize(name.size() - 4);
-  }
+  name = WithoutExe(std::move(name));
   const CommandNode* program = FindProgram(name);
   if (program == nullptr) {
     UnknownProgram(words, start, segment);
@@ -492,7 +498,7 @@ void Walker::CheckWrittenArgs(const JudgedCommand& command, const std::vector<Wo
   const ArgView view = ViewArgs(words, command.path.back().index + 1, node.options_with_value);
   // `… | tee f`, `tee f <<EOF`: what tee reads is the files' new text.
   std::optional<WriteContent> fed;
-  if (node.writes_stdin && stdin_source.known) fed = ShellText(stdin_source.text);
+  if (node.writes_stdin && stdin_source.Shown()) fed = ShellText(stdin_source.text);
   for (std::size_t a = 0; a < view.positionals.size(); ++a) {
     if (node.writes_last_arg && (a + 1 != view.positionals.size() || a == 0)) continue;
     if (example_copy) {
@@ -556,18 +562,15 @@ void Walker::RunWhatItRuns(const JudgedCommand& command, const std::vector<Word>
   }
 }
 
-void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& words,
-                     const Stdin& stdin_source, std::string_view segment, int code_depth) {
+Walker::WrapperWords Walker::ScanWrapper(const JudgedCommand& command,
+                                         const std::vector<Word>& words) {
+  using Kind = WrapperWords::Step::Kind;
   const CommandNode& node = *command.runner;
   const std::size_t index = command.runner_index;
-  const Level level = command.level;
-  const std::string& why = command.why;
+  WrapperWords scan;
   std::size_t j = index + 1;
   int skip = node.skip_positionals;
-  std::string replace;    // xargs -I STR: where each input line goes
-  std::string arg_file;   // xargs -a FILE: where the input comes from instead of stdin
-  bool ran_code = false;  // a code option's string was judged
-  bool clusters = true;   // a single_dash_long wrapper reads `-itu` as one option
+  bool clusters = true;  // a single_dash_long wrapper reads `-itu` as one option
   for (const PathStep& step : command.path) {
     if (step.index == index) clusters = !step.single_dash_long;
   }
@@ -578,28 +581,26 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
       break;
     }
     if (IsOptionWord(text)) {
-      if (text == "-I" && j + 1 < words.size()) replace = words[j + 1].text;
-      if (text.size() > 2 && text.starts_with("-I")) replace = text.substr(2);
-      if (text == "-i" || text == "--replace") replace = "{}";
+      if (text == "-I" && j + 1 < words.size()) scan.replace = words[j + 1].text;
+      if (text.size() > 2 && text.starts_with("-I")) scan.replace = text.substr(2);
+      if (text == "-i" || text == "--replace") scan.replace = "{}";
       if ((text == "-a" || text == "--arg-file") && j + 1 < words.size()) {
-        arg_file = words[j + 1].text;
+        scan.arg_file = words[j + 1].text;
       }
-      if (text.starts_with("--arg-file=")) arg_file = text.substr(11);
-      if (text.size() > 2 && text.starts_with("-a")) arg_file = text.substr(2);
+      if (text.starts_with("--arg-file=")) scan.arg_file = text.substr(11);
+      if (text.size() > 2 && text.starts_with("-a")) scan.arg_file = text.substr(2);
       for (const std::string& query : node.query_options) {
         if (FlagMatches(query, text)) {
-          Add(Level::kL0, "'" + words[index].text + " " + text + "' only looks a command up.",
-              segment);
-          return;
+          scan.query = j;
+          scan.command = words.size();
+          return scan;
         }
       }
       if (util::NameIn(text, node.code_options) && j + 1 < words.size()) {
         // Every code option's string is judged, and so is what follows it:
         // `env -S '-i' -S 'rm -rf ~'` splices both strings into env's
         // arguments, and the second one runs.
-        Add(level, why, segment);
-        Line(words[j + 1].text, SegmentOrigin::kShellString, code_depth + 1);
-        ran_code = true;
+        scan.steps.push_back({Kind::kCode, words[j + 1].text});
         j += 2;
         continue;
       }
@@ -607,19 +608,30 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
           attached.found && (!attached.in_next_word || j + 1 < words.size())) {
         // The same, with the string attached or after a cluster:
         // `env -S'rm -rf ~'`, `npx --call='…'`, `env -iS 'rm -rf ~'`.
-        Add(level, why, segment);
-        Line(attached.in_next_word ? std::string_view(words[j + 1].text) : attached.code,
-             SegmentOrigin::kShellString, code_depth + 1);
-        ran_code = true;
+        scan.steps.push_back({Kind::kCode, attached.in_next_word
+                                               ? std::string_view(words[j + 1].text)
+                                               : attached.code});
         j += attached.in_next_word ? 2u : 1u;
         continue;
       }
-      j += WrapperOption(node, words, j, clusters, level, segment);
+      // `docker exec -itu root web sh`: the cluster's last letter takes the next word.
+      const bool value_next =
+          util::NameIn(text, node.options_with_value) ||
+          (clusters && ReadCluster(text, {&node.options_with_value}).ValueInNextWord());
+      // The value is never the wrapped command's: it is a file the wrapper
+      // may read (`docker exec --env-file .env web ls`).
+      if (value_next && j + 1 < words.size()) {
+        scan.steps.push_back({Kind::kReadsFile, words[j + 1].text});
+      } else if (const std::size_t eq = text.find('=');
+                 text.starts_with("--") && eq != std::string::npos) {
+        scan.steps.push_back({Kind::kReadsFile, std::string_view(text).substr(eq + 1)});
+      }
+      j += value_next ? 2 : 1;
       continue;
     }
     if (!words[j].quoted && text.find('=') != std::string::npos &&
         std::isalpha(static_cast<unsigned char>(text[0]))) {
-      CheckAssignment(text, segment, true);  // env NAME=value
+      scan.steps.push_back({Kind::kAssignment, text});  // env NAME=value
       ++j;
       continue;
     }
@@ -630,16 +642,75 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
     }
     break;
   }
+  scan.command = j;
+  return scan;
+}
+
+Walker::Unwrapped Walker::UnwrappedCommand(const std::vector<Word>& words) const {
+  // The steps Words takes, without judging: the program's entry by its base
+  // name lowered, then each wrapper's words read as Wrapper reads them.
+  std::size_t start = 0;
+  for (int wrapped = 0; start < words.size() && wrapped <= kMaxWrapped; ++wrapped) {
+    const Word& first = words[start];
+    if (first.expands || first.substitutes) break;
+    const CommandNode* program = FindProgram(WithoutExe(util::AsciiLower(ProgramName(first.text))));
+    if (program == nullptr) break;
+    const JudgedCommand command = JudgeCommand(*program, words, start);
+    if (command.runner == nullptr || command.runner->runs != Runs::kWrapper) {
+      return {program, start};
+    }
+    // xargs runs the words it reads; a code option's string is a line of its own.
+    const WrapperWords scan = ScanWrapper(command, words);
+    const bool runs_code =
+        std::any_of(scan.steps.begin(), scan.steps.end(), [](const WrapperWords::Step& step) {
+          return step.kind == WrapperWords::Step::Kind::kCode;
+        });
+    if (!command.runner->default_command.empty() || scan.query != 0 || runs_code) break;
+    start = scan.command;
+  }
+  return {};
+}
+
+void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& words,
+                     const Stdin& stdin_source, std::string_view segment, int code_depth) {
+  const CommandNode& node = *command.runner;
+  const std::size_t index = command.runner_index;
+  const Level level = command.level;
+  const std::string& why = command.why;
+  const WrapperWords scan = ScanWrapper(command, words);
+  bool ran_code = false;  // a code option's string was judged
+  for (const WrapperWords::Step& step : scan.steps) {
+    switch (step.kind) {
+      case WrapperWords::Step::Kind::kCode:
+        Add(level, why, segment);
+        Line(step.text, SegmentOrigin::kShellString, code_depth + 1);
+        ran_code = true;
+        break;
+      case WrapperWords::Step::Kind::kAssignment:
+        CheckAssignment(step.text, segment, true);
+        break;
+      case WrapperWords::Step::Kind::kReadsFile:
+        CheckReadPath(step.text, level, segment);
+        break;
+    }
+  }
+  if (scan.query != 0) {
+    Add(Level::kL0,
+        "'" + words[index].text + " " + words[scan.query].text + "' only looks a command up.",
+        segment);
+    return;
+  }
+  const std::size_t j = scan.command;
   // The wrapper's own options (`timeout -s KILL 5 …`, `xargs -0 …`), up to the command it runs.
   if (level <= Level::kL1 && OnlyHelp(words, index) != HelpRequest::kOnly) {
     std::vector<PathStep> own;
     for (const PathStep& step : command.path) {
       if (step.index <= index) own.push_back(step);
     }
-    if (const OptionScan scan = ScanOptions(words, own, j); !scan.unknown.empty()) {
+    if (const OptionScan options = ScanOptions(words, own, j); !options.unknown.empty()) {
       Add(Level::kL2,
           "togmal does not know that '" + words[command.path.front().index].text + " " +
-              util::OneLine(scan.unknown, 40) +
+              util::OneLine(options.unknown, 40) +
               "' is safe (not on the entry's safe_options); a person decides.",
           segment);
     }
@@ -664,34 +735,15 @@ void Walker::Wrapper(const JudgedCommand& command, const std::vector<Word>& word
     // `echo ~/.ssh/id_rsa | xargs cat`: the words xargs reads are the
     // command's operands (or fill its -I placeholder), judged as if written there.
     for (const std::vector<Word>& command_words :
-         InputCommands(words, j, stdin_source.text, replace)) {
+         InputCommands(words, j, stdin_source.text, scan.replace)) {
       Words(command_words, j, Stdin{}, segment, code_depth);
     }
   } else {
-    if (!node.default_command.empty()) UnknownInput(node, arg_file, stdin_source, segment);
+    if (!node.default_command.empty()) UnknownInput(node, scan.arg_file, stdin_source, segment);
     Words(words, j, stdin_source, segment, code_depth);
   }
   line_.in_container = outer_in_container;
   --line_.wrapped;
-}
-
-std::size_t Walker::WrapperOption(const CommandNode& node, const std::vector<Word>& words,
-                                  std::size_t j, bool clusters, Level level,
-                                  std::string_view segment) {
-  const std::string& text = words[j].text;
-  // `docker exec -itu root web sh`: the cluster's last letter takes the next word.
-  const bool value_next =
-      util::NameIn(text, node.options_with_value) ||
-      (clusters && ReadCluster(text, {&node.options_with_value}).ValueInNextWord());
-  // The value is never the wrapped command's: a file the wrapper reads is
-  // judged here (`docker exec --env-file .env web ls`).
-  if (value_next && j + 1 < words.size()) {
-    CheckReadPath(words[j + 1].text, level, segment);
-  } else if (const std::size_t eq = text.find('=');
-             text.starts_with("--") && eq != std::string::npos) {
-    CheckReadPath(std::string_view(text).substr(eq + 1), level, segment);
-  }
-  return value_next ? 2 : 1;
 }
 
 void Walker::UnknownInput(const CommandNode& node, std::string_view arg_file,

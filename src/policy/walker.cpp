@@ -67,31 +67,31 @@ bool PrintsAValue(const SimpleCommand& command) {
   return false;
 }
 
-/// What a command prints, when its line shows it: the arguments of an echo or
-/// a printf (the format among them), the heredoc or here-string a bare `cat`
-/// is fed. nullopt: not known from the line.
-std::optional<std::string> PrintedText(const SimpleCommand& command) {
-  if (command.words.empty()) return std::nullopt;
-  const std::string name = util::AsciiLower(command.words.front().text);
+}  // namespace
+
+std::optional<Walker::Printed> Walker::PrintedText(const SimpleCommand& command) const {
+  const Unwrapped printer = UnwrappedCommand(command.words);
+  if (printer.entry == nullptr) return std::nullopt;
+  const std::string& name = printer.entry->name;
+  const bool by_name = printer.start == 0 && util::AsciiLower(command.words.front().text) == name;
   if (name == "echo" || name == "printf") {
-    std::size_t from = 1;
+    std::size_t from = printer.start + 1;
     while (from < command.words.size() && IsOptionWord(command.words[from].text)) ++from;
-    return Join(command.words, from, command.words.size());
+    return Printed{Join(command.words, from, command.words.size()), by_name};
   }
-  std::optional<std::string> text;
-  if (name == "cat" && command.words.size() == 1) {
+  std::optional<Printed> printed;
+  if (name == "cat" && printer.start + 1 == command.words.size()) {
     for (const Redirection& redirection : command.redirections) {
       if (redirection.FeedsText()) {
-        text = redirection.op == "<<<" ? redirection.target.text : redirection.heredoc_body;
+        printed = Printed{
+            redirection.op == "<<<" ? redirection.target.text : redirection.heredoc_body, by_name};
       }
     }
   }
-  return text;
+  return printed;
 }
 
-/// Where a command's stdin comes from: its last heredoc or here-string, else
-/// the command piping into it (with the text an echo or a `cat <<EOF` there prints).
-Stdin StdinOf(const LexResult& lex, const SimpleCommand& command) {
+Stdin Walker::StdinOf(const LexResult& lex, const SimpleCommand& command) const {
   Stdin stdin_source;
   for (const Redirection& redirection : command.redirections) {
     if (redirection.op == "<<" || redirection.op == "<<-") {
@@ -106,14 +106,13 @@ Stdin StdinOf(const LexResult& lex, const SimpleCommand& command) {
   const SimpleCommand& producer = lex.commands[static_cast<std::size_t>(command.pipe_from)];
   stdin_source.kind = Stdin::Kind::kPipe;
   stdin_source.producer = producer.text;
-  if (std::optional<std::string> printed = PrintedText(producer)) {
-    stdin_source.text = std::move(*printed);
-    stdin_source.known = true;
+  if (std::optional<Printed> printed = PrintedText(producer)) {
+    stdin_source.text = std::move(printed->text);
+    stdin_source.known = printed->by_name;
+    stdin_source.spelt_otherwise = !printed->by_name;
   }
   return stdin_source;
 }
-
-}  // namespace
 
 void Walker::Line(std::string_view text, SegmentOrigin origin, int code_depth) {
   if (code_depth > kMaxCodeDepth) {
@@ -358,7 +357,9 @@ void Walker::CheckRedirections(const SimpleCommand& command) {
       const bool output = redirection.op != "<>" && (redirection.fd < 0 || redirection.fd == 1);
       if (output && !printed_read) {
         printed_read = true;
-        if (std::optional<std::string> text = PrintedText(command)) printed = ShellText(*text);
+        if (std::optional<Printed> text = PrintedText(command)) {
+          printed = ShellText(std::move(text->text));
+        }
       }
       CheckWritePath(redirection.target.text, Level::kL1, Level::kL2, command.text,
                      "Redirects output to", output && printed ? &*printed : nullptr);

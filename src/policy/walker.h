@@ -123,6 +123,14 @@ struct Stdin {
   std::string text;      // heredoc / here-string body, or what an echo in the pipe prints
   bool known = false;    // text is what the command will read
   std::string producer;  // for a pipe: the command feeding it; for kFile the file
+  /// For a pipe: text is what the command will read, but the printer is
+  /// spelt otherwise than by its own name (`/bin/echo … |`, `env printf …
+  /// |`), and `known` is false. Such text may raise a judgement (the planted
+  /// code tee writes), never lower one (an interpreter's code that only
+  /// prints, the words xargs appends) as known text does.
+  bool spelt_otherwise = false;
+  /// The text is what the command will read, however its printer is spelt.
+  bool Shown() const { return known || spelt_otherwise; }
 };
 
 /// Where a shell's or an interpreter's code comes from, as its command line
@@ -259,6 +267,20 @@ class Walker {
   /// Each file a redirection writes or reads; a file the command's output
   /// goes to gets what it prints, when the line shows it (PrintedText).
   void CheckRedirections(const SimpleCommand& command);
+  /// What a command prints, when its line shows it: the arguments of an
+  /// echo or a printf (the format among them), the heredoc or here-string a
+  /// bare `cat` is fed. The printer is found as Words finds the command it
+  /// judges (UnwrappedCommand): `/bin/echo`, `env printf`, `sudo cat`.
+  struct Printed {
+    std::string text;
+    /// The printer is the first word, spelt as its own name (`echo`, not
+    /// `/bin/echo` or `env echo`): see Stdin::spelt_otherwise.
+    bool by_name = false;
+  };
+  std::optional<Printed> PrintedText(const SimpleCommand& command) const;
+  /// Where a command's stdin comes from: its last heredoc or here-string,
+  /// else the command piping into it (with the text it prints, PrintedText).
+  Stdin StdinOf(const LexResult& lex, const SimpleCommand& command) const;
   /// Records a shell variable set alone (`NAME=value`, no command) when its
   /// value is known as written; forgets it otherwise.
   void TrackValue(std::string_view assignment);
@@ -332,11 +354,33 @@ class Walker {
                      const Stdin& stdin_source, std::string_view segment, int code_depth);
   void Wrapper(const JudgedCommand& command, const std::vector<Word>& words,
                const Stdin& stdin_source, std::string_view segment, int code_depth);
-  /// The words a wrapper's option takes: itself, and its value when that is
-  /// the next word (in a cluster too, unless `clusters` is false: a
-  /// single_dash_long wrapper). The value is checked as a file it may read.
-  std::size_t WrapperOption(const CommandNode& node, const std::vector<Word>& words, std::size_t j,
-                            bool clusters, Level level, std::string_view segment);
+  /// A wrapper's own words, from its runner entry up to the command it runs.
+  struct WrapperWords {
+    /// A word on the way that does something, in the order written.
+    struct Step {
+      enum class Kind { kCode, kAssignment, kReadsFile } kind;
+      std::string_view text;  // the code string, `NAME=value`, the file's name
+    };
+    std::vector<Step> steps;
+    std::size_t command = 0;  // the first word of the command it runs (≥ words.size(): none)
+    std::size_t query = 0;    // a query option's index: it only looks the command up (0: none)
+    std::string replace;      // xargs -I STR: where each input line goes
+    std::string arg_file;     // xargs -a FILE: where the input comes from instead of stdin
+  };
+  /// Reads a wrapper's words as getopt does: its options (a value in the next
+  /// word, in a cluster too unless the entry is single_dash_long), code
+  /// options, `NAME=value`, skip_positionals and `--`, up to the command it
+  /// runs. Wrapper judges what they do; UnwrappedCommand only follows them.
+  static WrapperWords ScanWrapper(const JudgedCommand& command, const std::vector<Word>& words);
+  /// The command words run once the wrappers Words follows are peeled
+  /// (`sudo -u me nice /usr/bin/printf …` runs printf): its entry and the
+  /// index of the word that names it. No entry when the words do not show
+  /// one (a variable, a wrapper's code string, the words xargs reads).
+  struct Unwrapped {
+    const CommandNode* entry = nullptr;
+    std::size_t start = 0;
+  };
+  Unwrapped UnwrappedCommand(const std::vector<Word>& words) const;
   /// xargs fed from a file's content (`-a FILE`, `< FILE`, `cat FILE |`):
   /// the words it appends are known only at run time.
   void UnknownInput(const CommandNode& node, std::string_view arg_file, const Stdin& stdin_source,

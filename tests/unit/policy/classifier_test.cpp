@@ -338,6 +338,32 @@ TEST(Classifier, ShellWritesAreJudgedForPlantedCode) {
   EXPECT_EQ(layered->ClassifyCommand(fed, project).level, Level::kL1);
 }
 
+// The printing command (echo, printf, a bare cat) is found as the walker finds
+// the command it judges: by its entry, through the wrappers the tables name,
+// so a wrapper added in a user's table leads to it too. Under sudo, whose own
+// L3 decides, the written text is judged all the same.
+TEST(Classifier, ShellWritesAreJudgedWhateverThePrintersSpelling) {
+  const std::string project = "/home/user/project";
+  auto layered = Classifier::FromYaml("commands:\n  quietly: {level: L0, runs: wrapper}\n",
+                                      "user.yaml", &Embedded());
+  ASSERT_TRUE(layered) << layered.error();
+  for (const char* command :
+       {"quietly /bin/echo 'requests.get(u, verify=False)' > src/x.py",
+        "quietly env printf 'requests.get(u, verify=False)' | tee src/x.py"}) {
+    const Classification wrapped = layered->ClassifyCommand(command, project);
+    EXPECT_EQ(wrapped.level, Level::kL2) << command;
+    EXPECT_NE(wrapped.Deciding().why.find("'src/x.py': the new text"), std::string::npos)
+        << wrapped.Deciding().why;
+  }
+  const Classification sudo =
+      Embedded().ClassifyCommand("sudo tee src/x.py <<< 'requests.get(u, verify=False)'", project);
+  EXPECT_EQ(sudo.level, Level::kL3);
+  EXPECT_TRUE(std::any_of(sudo.findings.begin(), sudo.findings.end(), [](const Finding& finding) {
+    return finding.level == Level::kL2 &&
+           finding.why.find("'src/x.py': the new text") != std::string::npos;
+  })) << "sudo tee's planted text is not among its findings";
+}
+
 // A link committed in a project is judged by where it leads: the project
 // is trusted, not every name inside it. A project reached through a link
 // stays the project.
