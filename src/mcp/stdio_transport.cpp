@@ -94,22 +94,17 @@ IncomingLine StdioTransport::Receive() {
     if (closed_) return {IncomingLine::Kind::kClosed, {}};
     std::size_t newline = buffer_.find('\n', scan_from_);
     if (newline != std::string::npos) {
-      if (discarding) {
-        buffer_.erase(0, newline + 1);
-        scan_from_ = 0;
-        return Oversize();
-      }
-      if (newline > max_line_bytes_) {
-        buffer_.erase(0, newline + 1);
-        scan_from_ = 0;
-        return Oversize();
-      }
-      std::string line = buffer_.substr(0, newline);
-      buffer_.erase(0, newline + 1);
-      scan_from_ = 0;
+      const std::size_t begin = start_;
+      start_ = newline + 1;
+      scan_from_ = start_;
+      if (discarding || newline - begin > max_line_bytes_) return Oversize();
+      std::string line = buffer_.substr(begin, newline - begin);
       if (!line.empty() && line.back() == '\r') line.pop_back();
       return {IncomingLine::Kind::kMessage, std::move(line)};
     }
+    // Only the unread rest is kept before reading more.
+    buffer_.erase(0, start_);
+    start_ = 0;
     if (buffer_.size() > max_line_bytes_) {
       // Keep memory bounded: drop what we have and skip to the newline.
       discarding = true;

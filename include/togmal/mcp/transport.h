@@ -65,6 +65,10 @@ class StdioTransport final : public Transport {
   int out_fd_;
   int wake_pipe_[2] = {-1, -1};
   std::string buffer_;
+  /// Where the lines not yet returned begin in buffer_. The bytes before it
+  /// are dropped only before the next read, not per line: one read brings
+  /// hundreds of lines, and erasing each from the front moved the rest.
+  std::size_t start_ = 0;
   std::size_t scan_from_ = 0;  ///< bytes of buffer_ already known to hold no newline
   bool closed_ = false;
   std::mutex write_mutex_;

@@ -100,6 +100,31 @@ TEST(StdioTransportTest, OversizeLineIsSkippedAndTheNextOneArrives) {
   writer.join();
 }
 
+// One read brings many lines; the limit counts only the line being read,
+// not the lines before it in the same buffer.
+TEST(StdioTransportTest, ManyLinesPerReadAndALineAcrossReads) {
+  Pipes pipes;
+  StdioTransport transport(100, pipes.in(), pipes.out());
+  std::string burst;
+  for (int i = 0; i < 1000; ++i) burst += std::to_string(i) + "\n";
+  pipes.Write(burst + std::string(90, 'p'));
+  for (int i = 0; i < 1000; ++i) {
+    IncomingLine line = transport.Receive();
+    ASSERT_EQ(line.kind, IncomingLine::Kind::kMessage);
+    ASSERT_EQ(line.text, std::to_string(i));
+  }
+  pipes.Write(std::string(10, 'q') + "\n" + std::string(101, 'r') + "\nend\n");
+  pipes.CloseInput();
+  IncomingLine across = transport.Receive();
+  EXPECT_EQ(across.kind, IncomingLine::Kind::kMessage);
+  EXPECT_EQ(across.text, std::string(90, 'p') + std::string(10, 'q'));
+  EXPECT_EQ(transport.Receive().kind, IncomingLine::Kind::kOversize);
+  IncomingLine last = transport.Receive();
+  EXPECT_EQ(last.kind, IncomingLine::Kind::kMessage);
+  EXPECT_EQ(last.text, "end");
+  EXPECT_EQ(transport.Receive().kind, IncomingLine::Kind::kClosed);
+}
+
 TEST(StdioTransportTest, StopWakesABlockedReceive) {
   Pipes pipes;
   StdioTransport transport(kDefaultMaxLineBytes, pipes.in(), pipes.out());
