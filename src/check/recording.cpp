@@ -11,6 +11,7 @@
 #include "togmal/store/settings.h"
 #include "togmal/store/shared_database.h"
 #include "togmal/store/stored_input.h"
+#include "togmal/util/json_dump.h"
 #include "togmal/util/text.h"
 
 namespace togmal::check {

@@ -20,6 +20,7 @@
 #include "togmal/store/audit_log.h"
 #include "togmal/store/database.h"
 #include "togmal/store/redaction.h"
+#include "togmal/util/json_dump.h"
 #include "togmal/util/text.h"
 
 namespace togmal::cli {

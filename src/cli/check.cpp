@@ -15,6 +15,7 @@
 #include "command.h"
 #include "database_option.h"
 #include "togmal/check/judge.h"
+#include "togmal/util/json_dump.h"
 #include "togmal/util/json_parse.h"
 #include "togmal/util/text.h"
 

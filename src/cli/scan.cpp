@@ -19,6 +19,7 @@
 #include "togmal/scan/report_formats.h"
 #include "togmal/scan/scanner.h"
 #include "togmal/util/config_file.h"
+#include "togmal/util/json_dump.h"
 #include "togmal/util/text.h"
 
 namespace togmal::cli {

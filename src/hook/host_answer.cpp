@@ -5,6 +5,7 @@
 
 #include "togmal/check/judge.h"
 #include "togmal/hook/host.h"
+#include "togmal/util/json_dump.h"
 #include "togmal/util/text.h"
 
 namespace togmal::hook {

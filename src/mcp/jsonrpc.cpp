@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "togmal/util/json_dump.h"
+
 namespace togmal::mcp {
 
 json MakeErrorResponse(const json& id, const RpcError& error) {
@@ -22,7 +24,7 @@ json MakeNotification(const std::string& method, json params) {
 
 std::string Serialize(const json& message) {
   // dump() escapes control characters, so the result never holds a newline.
-  return message.dump(-1, ' ', false, json::error_handler_t::replace);
+  return util::DumpJson(message);
 }
 
 }  // namespace togmal::mcp

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "togmal/util/json_dump.h"
 #include "togmal/util/text.h"
 
 namespace togmal::mcp {

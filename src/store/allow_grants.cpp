@@ -13,6 +13,7 @@
 #include "sha256.h"
 #include "togmal/store/audit_log.h"
 #include "togmal/store/redaction.h"
+#include "togmal/util/json_dump.h"
 #include "togmal/util/json_fields.h"
 #include "togmal/util/text.h"
 

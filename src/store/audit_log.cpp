@@ -15,6 +15,7 @@
 #include "togmal/store/database.h"
 #include "togmal/store/redaction.h"
 #include "togmal/store/stored_input.h"
+#include "togmal/util/json_dump.h"
 #include "togmal/util/json_fields.h"
 #include "togmal/util/text.h"
 
@@ -27,12 +28,6 @@ namespace {
 constexpr const char* kColumns =
     "id, time, kind, session, tool_name, input, decision, level, rule, source, reasons, "
     "latency_us, detail, prev_hash, hash";
-
-// Invalid UTF-8 (a hook input can hold anything) becomes U+FFFD instead of
-// throwing, the same way every time, so the hash is reproducible.
-std::string Dump(const json& value) {
-  return value.dump(-1, ' ', false, json::error_handler_t::replace);
-}
 
 std::string ColumnText(SQLite::Statement& row, int index) {
   return row.isColumnNull(index) ? std::string() : row.getColumn(index).getString();
@@ -79,8 +74,12 @@ void BindText(SQLite::Statement& statement, int index, const std::string& text) 
   }
 }
 
-// A JSON field as stored: its text, or NULL for null.
-std::string StoredJson(const json& value) { return value.is_null() ? std::string() : Dump(value); }
+// A JSON field as stored: its text, or NULL for null. Invalid UTF-8 (a hook
+// input can hold anything) becomes U+FFFD instead of throwing, the same way
+// every time, so the hash is reproducible.
+std::string StoredJson(const json& value) {
+  return value.is_null() ? std::string() : util::DumpJson(value);
+}
 
 // The canonical text of an entry whose JSON fields are already serialised
 // (StoredJson): the bytes nlohmann's dump() of the whole entry object would
@@ -88,30 +87,32 @@ std::string StoredJson(const json& value) { return value.is_null() ? std::string
 // as it writes that value alone, without building and copying the object.
 std::string ComposeCanonicalJson(const AuditEntry& entry, std::string_view input,
                                  std::string_view reasons, std::string_view detail) {
-  auto text = [](std::string_view value) { return Dump(json(value)); };
-  auto raw = [](std::string_view stored) {
-    return stored.empty() ? std::string_view("null") : stored;
-  };
   std::string out;
+  auto text = [&out](std::string_view key, std::string_view value) {
+    out += key;
+    util::AppendJsonString(out, value);
+  };
+  auto raw = [&out](std::string_view key, std::string_view stored) {
+    out += key;
+    out += stored.empty() ? std::string_view("null") : stored;
+  };
   out.reserve(input.size() + reasons.size() + detail.size() + entry.session.size() +
               entry.tool_name.size() + 256);
   // Keys in std::map order, as nlohmann::json keeps them.
-  out += "{\"decision\":" + text(entry.decision);
-  out += ",\"detail\":";
-  out += raw(detail);
+  text("{\"decision\":", entry.decision);
+  raw(",\"detail\":", detail);
   out += ",\"id\":" + std::to_string(entry.id);
-  out += ",\"input\":";
-  out += raw(input);
-  out += ",\"kind\":" + text(AuditKindName(entry.kind));
+  raw(",\"input\":", input);
+  text(",\"kind\":", AuditKindName(entry.kind));
   out += ",\"latency_us\":" + std::to_string(entry.latency_us);
-  out += ",\"level\":" + text(entry.level);
-  out += ",\"reasons\":";
-  out += raw(reasons);
-  out += ",\"rule\":" + text(entry.rule);
-  out += ",\"session\":" + text(entry.session);
-  out += ",\"source\":" + text(entry.source);
-  out += ",\"time\":" + text(entry.time);
-  out += ",\"tool_name\":" + text(entry.tool_name) + "}";
+  text(",\"level\":", entry.level);
+  raw(",\"reasons\":", reasons);
+  text(",\"rule\":", entry.rule);
+  text(",\"session\":", entry.session);
+  text(",\"source\":", entry.source);
+  text(",\"time\":", entry.time);
+  text(",\"tool_name\":", entry.tool_name);
+  out += '}';
   return out;
 }
 

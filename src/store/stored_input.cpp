@@ -7,6 +7,7 @@
 
 #include "sha256.h"
 #include "togmal/store/redaction.h"
+#include "togmal/util/json_dump.h"
 #include "togmal/util/text.h"
 
 namespace togmal::store {

@@ -11,6 +11,7 @@
 #include "togmal/store/audit_log.h"
 #include "togmal/tools/check_arguments.h"
 #include "togmal/tools/sampling.h"
+#include "togmal/util/json_dump.h"
 #include "togmal/util/settings_layers.h"
 #include "togmal/util/text.h"
 

@@ -1,5 +1,6 @@
 #include "togmal/tools/sampling.h"
 
+#include "togmal/util/json_dump.h"
 #include "togmal/util/json_fields.h"
 #include "togmal/util/text.h"
 

@@ -50,8 +50,4 @@ std::string ShellQuote(std::string_view word) {
   return quoted;
 }
 
-std::string DumpJson(const nlohmann::json& value, int indent) {
-  return value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
 }  // namespace togmal::util

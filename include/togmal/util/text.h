@@ -1,14 +1,13 @@
 #pragma once
 /// Small text helpers shared by every module: cutting text for people
 /// (reasons, previews) without splitting a UTF-8 character, ASCII lower
-/// case, looking a name up in a list, telling function words apart, and
-/// turning JSON into text whatever bytes its strings hold.
+/// case, looking a name up in a list, telling function words apart. JSON
+/// text is json_dump.h's.
 
 #include <algorithm>
 #include <cstddef>
 #include <initializer_list>
 #include <iterator>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
@@ -71,10 +70,5 @@ bool NameIn(std::string_view name, const Names& names) {
 /// say anything: skipped when texts are compared for similarity and when the
 /// model names the words behind a detection.
 bool IsStopword(std::string_view word);
-
-/// `value` as JSON text (`indent` < 0: one line). Invalid UTF-8 inside
-/// strings is replaced by U+FFFD instead of throwing: tool inputs are
-/// whatever an agent sent.
-std::string DumpJson(const nlohmann::json& value, int indent = -1);
 
 }  // namespace togmal::util

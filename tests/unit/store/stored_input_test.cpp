@@ -8,6 +8,7 @@
 #include "store_test_support.h"
 #include "togmal/store/audit_log.h"
 #include "togmal/store/database.h"
+#include "togmal/util/json_dump.h"
 #include "togmal/util/text.h"
 
 namespace togmal::store {
