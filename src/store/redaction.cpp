@@ -3,7 +3,9 @@
 #include <re2/re2.h>
 
 #include <algorithm>
-#include <cctype>
+#include <bitset>
+#include <cstdint>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -87,24 +89,74 @@ const std::vector<std::unique_ptr<LazyPattern>>& AllPatterns() {
   return *patterns;
 }
 
-bool IsAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
-bool IsWordChar(char c) { return IsAlnum(c) || c == '_'; }
+// The classes <cctype> gives in the "C" locale, which togmal never leaves,
+// without a library call for each byte of each stored text.
+bool IsAlnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+bool IsWordChar(char c) { return util::IsShellNameChar(c); }
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
-bool IsSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+bool IsSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
-bool MayMatch(const SecretPattern& pattern, std::string_view lower_text) {
-  if (!pattern.needs_one_of.empty() &&
-      lower_text.find_first_of(pattern.needs_one_of) == std::string_view::npos) {
-    return false;
+// Every pattern's triggers, indexed by their first byte: which patterns a text
+// may match is found in one pass over it, comparing in ASCII lower case where
+// a trigger can start, without a lower-case copy searched once per trigger.
+struct Trigger {
+  std::string_view text;
+  std::size_t pattern;
+};
+
+struct TriggerIndex {
+  std::vector<Trigger> by_first[256];
+};
+
+const TriggerIndex& Triggers() {
+  static const TriggerIndex* const index = [] {
+    auto* built = new TriggerIndex;
+    for (std::size_t p = 0; p < std::size(kSecretPatterns); ++p) {
+      std::string_view triggers = kSecretPatterns[p].triggers;
+      while (!triggers.empty()) {
+        const std::size_t bar = triggers.find('|');
+        const std::string_view trigger = triggers.substr(0, bar);
+        built->by_first[static_cast<unsigned char>(trigger[0])].push_back({trigger, p});
+        if (bar == std::string_view::npos) break;
+        triggers.remove_prefix(bar + 1);
+      }
+    }
+    return built;
+  }();
+  return *index;
+}
+
+bool LowerStartsWith(std::string_view text, std::size_t at, std::string_view lower_word) {
+  if (text.size() - at < lower_word.size()) return false;
+  for (std::size_t i = 0; i < lower_word.size(); ++i) {
+    if (util::AsciiLower(text[at + i]) != lower_word[i]) return false;
   }
-  std::string_view triggers = pattern.triggers;
-  while (!triggers.empty()) {
-    const std::size_t bar = triggers.find('|');
-    if (lower_text.find(triggers.substr(0, bar)) != std::string_view::npos) return true;
-    if (bar == std::string_view::npos) break;
-    triggers.remove_prefix(bar + 1);
+  return true;
+}
+
+// Bit p set: pattern p may match `text` (one of its triggers is there, in any
+// case, and one of its needs_one_of bytes).
+std::uint32_t PatternsThatMayMatch(std::string_view text) {
+  static_assert(std::size(kSecretPatterns) <= 32);
+  const TriggerIndex& index = Triggers();
+  std::uint32_t may = 0;
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    const auto first = static_cast<unsigned char>(util::AsciiLower(text[at]));
+    for (const Trigger& trigger : index.by_first[first]) {
+      if (LowerStartsWith(text, at, trigger.text)) may |= 1u << trigger.pattern;
+    }
   }
-  return false;
+  for (std::size_t p = 0; p < std::size(kSecretPatterns); ++p) {
+    const std::string_view needs = kSecretPatterns[p].needs_one_of;
+    if ((may & (1u << p)) == 0 || needs.empty()) continue;
+    const bool has_one = std::any_of(text.begin(), text.end(), [needs](char c) {
+      return needs.find(util::AsciiLower(c)) != std::string_view::npos;
+    });
+    if (!has_one) may &= ~(1u << p);
+  }
+  return may;
 }
 
 // ---------------------------------------------------------------------------
@@ -176,41 +228,57 @@ bool IsTokenChar(redaction::TokenChars chars, char c) {
   return false;
 }
 
-// Whether some token prefix starts with each byte: most word starts are
-// rejected by one look-up instead of a comparison with every prefix. Raw
-// arrays and pointers: this loop sees every byte of every stored text, and a
-// debug build calls a function for each operator[].
-struct PrefixInitials {
-  bool starts[256] = {};
+// The token prefixes grouped by their first byte, each group in the table's
+// order (the first prefix that matches wins): a word start is compared only
+// with the prefixes that begin with its byte, and most bytes begin none.
+// Raw arrays and pointers: this loop sees every byte of every stored text,
+// and a debug build calls a function for each operator[].
+struct PrefixIndex {
+  std::uint16_t first_at[257] = {};  ///< group of byte b: [first_at[b], first_at[b + 1])
+  std::vector<const redaction::TokenPrefix*> ordered;
 };
 
-const PrefixInitials& Initials() {
-  static const PrefixInitials initials = [] {
-    PrefixInitials first;
+const PrefixIndex& Prefixes() {
+  static const PrefixIndex* const index = [] {
+    auto* built = new PrefixIndex;
+    const auto first = [](const redaction::TokenPrefix& token) {
+      return static_cast<unsigned char>(token.prefix[0]);
+    };
     for (const redaction::TokenPrefix& token : kTables.token_prefixes) {
-      first.starts[static_cast<unsigned char>(token.prefix[0])] = true;
+      ++built->first_at[first(token) + 1];
     }
-    return first;
+    for (std::size_t b = 1; b <= 256; ++b) built->first_at[b] += built->first_at[b - 1];
+    built->ordered.resize(kTables.token_prefixes.size());
+    std::uint16_t next[256];
+    std::copy(built->first_at, built->first_at + 256, next);
+    for (const redaction::TokenPrefix& token : kTables.token_prefixes) {
+      built->ordered[next[first(token)]++] = &token;
+    }
+    return built;
   }();
-  return initials;
+  return *index;
 }
 
 void FindPrefixedTokens(std::string_view text, Replacements& found) {
-  const bool* const starts = Initials().starts;
+  const PrefixIndex& index = Prefixes();
+  const std::uint16_t* const first_at = index.first_at;
+  const redaction::TokenPrefix* const* const ordered = index.ordered.data();
   const char* const data = text.data();
   const std::size_t size = text.size();
-  const redaction::TokenPrefix* const tokens = kTables.token_prefixes.data();
-  const std::size_t token_count = kTables.token_prefixes.size();
   for (std::size_t at = 0; at < size; ++at) {
+    const auto byte = static_cast<unsigned char>(data[at]);
+    const std::uint16_t group_end = first_at[byte + 1];
     // A token starts a word: not inside a longer one.
-    if (!starts[static_cast<unsigned char>(data[at])] || (at > 0 && IsWordChar(data[at - 1]))) {
-      continue;
-    }
-    for (std::size_t t = 0; t < token_count; ++t) {
-      const redaction::TokenPrefix& token = tokens[t];
-      if (token.prefix[0] != data[at] || text.substr(at, token.prefix.size()) != token.prefix) {
-        continue;
-      }
+    if (first_at[byte] == group_end || (at > 0 && IsWordChar(data[at - 1]))) continue;
+    for (std::uint16_t t = first_at[byte]; t < group_end; ++t) {
+      const redaction::TokenPrefix& token = *ordered[t];
+      // Its first byte matched already; prefixes are a few bytes, too short
+      // to be worth a memcmp call.
+      const std::size_t length_of_prefix = token.prefix.size();
+      if (size - at < length_of_prefix) continue;
+      std::size_t same = 1;
+      while (same < length_of_prefix && data[at + same] == token.prefix[same]) ++same;
+      if (same < length_of_prefix) continue;
       std::size_t end = at + token.prefix.size();
       while (end < size && IsTokenChar(token.chars, data[end])) ++end;
       const std::size_t length = end - at - token.prefix.size();
@@ -370,18 +438,92 @@ void FindSecretAssignments(std::string_view text, Replacements& found) {
 // ---------------------------------------------------------------------------
 // Commands: options and setters that take secrets.
 
+// For each first byte, bit n set when some command name of n bytes (n < 64)
+// starts with it: most words are no command's name, and are told so without
+// a binary search of string comparisons.
+struct CommandNameShapes {
+  std::uint64_t lengths_by_first[256] = {};
+  bool all = true;  ///< every name has a bit (none is empty or 64 bytes long)
+};
+
+const CommandNameShapes& NameShapes() {
+  static const CommandNameShapes shapes = [] {
+    CommandNameShapes built;
+    for (const std::string_view name : kTables.command_names) {
+      if (name.empty() || name.size() >= 64) {
+        built.all = false;
+        continue;
+      }
+      built.lengths_by_first[static_cast<unsigned char>(name[0])] |= std::uint64_t{1}
+                                                                     << name.size();
+    }
+    return built;
+  }();
+  return shapes;
+}
+
+// `name`'s index in command_names (the first words of the rules' commands,
+// sorted), or -1.
+int CommandIndex(std::string_view name) {
+  const CommandNameShapes& shapes = NameShapes();
+  if (shapes.all && (name.empty() || name.size() >= 64 ||
+                     (shapes.lengths_by_first[static_cast<unsigned char>(name[0])] &
+                      (std::uint64_t{1} << name.size())) == 0)) {
+    return -1;
+  }
+  const std::span<const std::string_view> names = kTables.command_names;
+  const auto found = std::lower_bound(names.begin(), names.end(), name);
+  return found != names.end() && *found == name ? static_cast<int>(found - names.begin()) : -1;
+}
+
+// The CommandIndex() of the first word of each rule's commands, per rule and
+// command, computed once.
+struct RuleCommandIndices {
+  std::vector<std::vector<int>> options;  ///< kTables.secret_options
+  std::vector<std::vector<int>> setters;  ///< kTables.setters
+};
+
+const RuleCommandIndices& FirstWordIndices() {
+  static const RuleCommandIndices* const indices = [] {
+    auto* built = new RuleCommandIndices;
+    const auto of = [](std::span<const redaction::CommandWords> commands) {
+      std::vector<int> firsts;
+      for (const redaction::CommandWords command : commands) {
+        firsts.push_back(CommandIndex(command[0]));
+      }
+      return firsts;
+    };
+    for (const redaction::SecretOptions& rule : kTables.secret_options) {
+      built->options.push_back(of(rule.commands));
+    }
+    for (const redaction::Setters& rule : kTables.setters)
+      built->setters.push_back(of(rule.commands));
+    return built;
+  }();
+  return *indices;
+}
+
 struct Word {
   std::size_t begin = 0;
   std::size_t end = 0;
-  std::string text;              ///< unquoted
-  std::string_view name;         ///< `text` without a path: /usr/bin/mysql is mysql
-  bool names_a_command = false;  ///< `name` is the first word of some rule's command
+  std::string_view text;  ///< unquoted: the text itself, or `unquoted`
+  std::string_view name;  ///< `text` without a path: /usr/bin/mysql is mysql
+  int command = -1;       ///< `name`'s index in command_names; -1: it names no command
+  bool quoted = false;    ///< had quotes or backslashes: `text` is `unquoted`
+  std::string unquoted;
+};
+
+/// The simple commands of a text: all their words in one vector (one
+/// allocation, not one per command and per word), each command a span of it.
+struct CommandWords {
+  std::vector<Word> words;
+  std::vector<std::size_t> ends;  ///< where each command's words end
 };
 
 // The simple commands of `text` as words, split the way a shell would at
 // blanks, newlines, operators, parentheses and backquotes outside quotes
 // (enough to find options and operands; expansions are not performed).
-std::vector<std::vector<Word>> Commands(std::string_view text) {
+CommandWords Commands(std::string_view text) {
   // Backquotes too: a command is quoted in `…` by our own reasons, and by
   // shells as a substitution.
   const auto ends_word = [](char c) {
@@ -389,7 +531,15 @@ std::vector<std::vector<Word>> Commands(std::string_view text) {
   };
   const char* const data = text.data();
   const std::size_t size = text.size();
-  std::vector<std::vector<Word>> commands(1);
+  CommandWords commands;
+  // Room for a typical command line at once, not regrown word by word.
+  commands.words.reserve(16);
+  commands.ends.reserve(4);
+  const auto end_command = [&commands] {
+    if (commands.words.size() > (commands.ends.empty() ? 0 : commands.ends.back())) {
+      commands.ends.push_back(commands.words.size());
+    }
+  };
   std::size_t i = 0;
   while (i < size) {
     const char c = data[i];
@@ -398,12 +548,18 @@ std::vector<std::vector<Word>> Commands(std::string_view text) {
       continue;
     }
     if (ends_word(c)) {  // a newline or an operator ends the command
-      if (!commands.back().empty()) commands.emplace_back();
+      end_command();
       ++i;
       continue;
     }
     Word word;
     word.begin = i;
+    // The unquoted text is built only once a quote or a backslash makes it
+    // differ from the word as written.
+    const auto unquote = [&word, data, &i] {
+      if (!word.quoted) word.unquoted.assign(data + word.begin, i - word.begin);
+      word.quoted = true;
+    };
     while (i < size && !ends_word(data[i])) {
       const char d = data[i];
       if (d == '\'' || d == '"') {
@@ -411,13 +567,15 @@ std::vector<std::vector<Word>> Commands(std::string_view text) {
         // string that swallows the rest of the text and the commands in it.
         const std::size_t close = text.find(d, i + 1);
         if (close != std::string_view::npos) {
-          word.text.append(data + i + 1, close - i - 1);
+          unquote();
+          word.unquoted.append(data + i + 1, close - i - 1);
           i = close + 1;
           continue;
         }
       }
       if (d == '\\' && i + 1 < size) {
-        word.text += data[i + 1];
+        unquote();
+        word.unquoted += data[i + 1];
         i += 2;
         continue;
       }
@@ -427,24 +585,23 @@ std::vector<std::vector<Word>> Commands(std::string_view text) {
              data[run] != '\\') {
         ++run;
       }
-      word.text.append(data + i, run - i);
+      if (word.quoted) word.unquoted.append(data + i, run - i);
       i = run;
     }
     word.end = i;
-    commands.back().push_back(std::move(word));
+    commands.words.push_back(std::move(word));
   }
-  // Names point into each word's own text, so only once the vectors are final.
-  // Each word is looked up once; only the few that name a command are then
-  // compared with the rules' commands.
-  const std::span<const std::string_view> command_names = kTables.command_names;
-  for (std::vector<Word>& words : commands) {
-    for (Word& word : words) {
-      const std::size_t slash = word.text.rfind('/');
-      word.name = std::string_view(word.text);
-      if (slash != std::string::npos) word.name.remove_prefix(slash + 1);
-      word.names_a_command =
-          std::binary_search(command_names.begin(), command_names.end(), word.name);
-    }
+  end_command();
+  // Views point into the text or each word's own string, so only once the
+  // vector is final. Each word is looked up once; the rules' commands are
+  // then found by comparing indices.
+  for (Word& word : commands.words) {
+    word.text = word.quoted ? std::string_view(word.unquoted)
+                            : text.substr(word.begin, word.end - word.begin);
+    const std::size_t slash = word.text.rfind('/');
+    word.name = word.text;
+    if (slash != std::string_view::npos) word.name.remove_prefix(slash + 1);
+    word.command = CommandIndex(word.name);
   }
   return commands;
 }
@@ -452,9 +609,10 @@ std::vector<std::vector<Word>> Commands(std::string_view text) {
 // The index just past where `command` is in `words`: its first word (by base
 // name, so /usr/bin/mysql is mysql), then its subcommands in order, with
 // anything between them (`aws --profile p configure set`). 0 when it is not there.
-std::size_t AfterCommand(const std::vector<Word>& words, redaction::CommandWords command) {
+// `first` is command[0]'s CommandIndex().
+std::size_t AfterCommand(std::span<const Word> words, redaction::CommandWords command, int first) {
   for (std::size_t start = 0; start < words.size(); ++start) {
-    if (!words[start].names_a_command || words[start].name != command[0]) continue;
+    if (words[start].command != first) continue;
     std::size_t next = start + 1;
     std::size_t matched = 1;
     for (; next < words.size() && matched < command.size(); ++next) {
@@ -465,23 +623,53 @@ std::size_t AfterCommand(const std::vector<Word>& words, redaction::CommandWords
   return 0;
 }
 
+// Which command names the words of one command hold, by CommandIndex().
+struct NamedCommands {
+  bool any = false;
+  std::bitset<128> present;  ///< for names past 128, MayHold() says yes
+  bool MayHold(int index) const {
+    return static_cast<std::size_t>(index) >= present.size() ||
+           present[static_cast<std::size_t>(index)];
+  }
+};
+
+NamedCommands NamedIn(std::span<const Word> words) {
+  NamedCommands named;
+  for (const Word& word : words) {
+    if (word.command < 0) continue;
+    named.any = true;
+    if (static_cast<std::size_t>(word.command) < named.present.size()) {
+      named.present.set(static_cast<std::size_t>(word.command));
+    }
+  }
+  return named;
+}
+
 // Where the words that follow the first of `commands` found begin: npos when
-// none is there; 0 (all the words) when the rule names no command.
-std::size_t AfterAnyCommand(const std::vector<Word>& words, bool names_any_command,
-                            std::span<const redaction::CommandWords> commands) {
+// none is there; 0 (all the words) when the rule names no command. `firsts`:
+// the CommandIndex() of each command's first word.
+std::size_t AfterAnyCommand(std::span<const Word> words, const NamedCommands& named,
+                            std::span<const redaction::CommandWords> commands,
+                            const std::vector<int>& firsts) {
   if (commands.empty()) return 0;
-  if (!names_any_command) return std::string_view::npos;
-  for (const redaction::CommandWords command : commands) {
-    if (const std::size_t after = AfterCommand(words, command); after != 0) return after;
+  if (!named.any) return std::string_view::npos;
+  for (std::size_t c = 0; c < commands.size(); ++c) {
+    // A command whose first word is not in the text is not looked for.
+    if (firsts[c] < 0 || !named.MayHold(firsts[c])) continue;
+    if (const std::size_t after = AfterCommand(words, commands[c], firsts[c]); after != 0) {
+      return after;
+    }
   }
   return std::string_view::npos;
 }
 
-void FindSecretOptions(std::string_view text, const std::vector<Word>& words,
-                       bool names_any_command, Replacements& found) {
+void FindSecretOptions(std::string_view text, std::span<const Word> words,
+                       const NamedCommands& named, Replacements& found) {
   using redaction::OptionValue;
-  for (const redaction::SecretOptions& rule : kTables.secret_options) {
-    const std::size_t first = AfterAnyCommand(words, names_any_command, rule.commands);
+  const std::vector<std::vector<int>>& firsts = FirstWordIndices().options;
+  for (std::size_t r = 0; r < kTables.secret_options.size(); ++r) {
+    const redaction::SecretOptions& rule = kTables.secret_options[r];
+    const std::size_t first = AfterAnyCommand(words, named, rule.commands, firsts[r]);
     if (first == std::string_view::npos) continue;
     for (std::size_t i = first; i < words.size(); ++i) {
       if (text[words[i].begin] != '-') continue;  // every option starts with '-'
@@ -502,14 +690,16 @@ void FindSecretOptions(std::string_view text, const std::vector<Word>& words,
   }
 }
 
-void FindSetterValues(std::string_view text, const std::vector<Word>& words, bool names_any_command,
-                      Replacements& found) {
-  for (const redaction::Setters& rule : kTables.setters) {
-    const std::size_t first = AfterAnyCommand(words, names_any_command, rule.commands);
+void FindSetterValues(std::string_view text, std::span<const Word> words,
+                      const NamedCommands& commands, Replacements& found) {
+  const std::vector<std::vector<int>>& firsts = FirstWordIndices().setters;
+  for (std::size_t r = 0; r < kTables.setters.size(); ++r) {
+    const redaction::Setters& rule = kTables.setters[r];
+    const std::size_t first = AfterAnyCommand(words, commands, rule.commands, firsts[r]);
     if (first == std::string_view::npos) continue;
     bool named = false;  // for any_name: the first operand (the name) is behind us
     for (std::size_t i = first; i < words.size(); ++i) {
-      const std::string& word = words[i].text;
+      const std::string_view word = words[i].text;
       if (word.starts_with('-')) continue;
       if (rule.any_name) {
         const std::string_view raw = text.substr(words[i].begin, words[i].end - words[i].begin);
@@ -522,7 +712,7 @@ void FindSetterValues(std::string_view text, const std::vector<Word>& words, boo
         named = true;
         continue;
       }
-      if (i + 1 < words.size() && word.find('=') == std::string::npos &&
+      if (i + 1 < words.size() && word.find('=') == std::string_view::npos &&
           IsSecretName(word, false)) {
         found.Add(words[i + 1].begin, words[i + 1].end);
         ++i;
@@ -535,12 +725,16 @@ void FindCommandSecrets(std::string_view text, Replacements& found) {
   // Every option and setter starts with '-' or is a known command word; text
   // with no '-' and no blank (a file path, a word) has neither.
   if (text.find_first_of("- \t") == std::string_view::npos) return;
-  for (const std::vector<Word>& words : Commands(text)) {
+  const CommandWords commands = Commands(text);
+  const std::span<const Word> all = commands.words;
+  std::size_t begin = 0;
+  for (const std::size_t end : commands.ends) {
+    const std::span<const Word> words = all.subspan(begin, end - begin);
+    begin = end;
     if (words.size() < 2) continue;
-    const bool names_any_command = std::any_of(
-        words.begin(), words.end(), [](const Word& word) { return word.names_a_command; });
-    FindSecretOptions(text, words, names_any_command, found);
-    FindSetterValues(text, words, names_any_command, found);
+    const NamedCommands named = NamedIn(words);
+    FindSecretOptions(text, words, named, found);
+    FindSetterValues(text, words, named, found);
   }
 }
 
@@ -550,12 +744,13 @@ bool IsSecretKey(const std::string& key) { return IsSecretName(key, true); }
 
 bool RedactSecretsIn(std::string& text) {
   bool changed = false;
-  {
-    const std::string lower = util::AsciiLower(text);
-    for (const auto& lazy : AllPatterns()) {
-      // Replacements only shorten secrets to "[REDACTED]", so a trigger absent
-      // from the original text is absent from the result too.
-      if (!MayMatch(lazy->source(), lower)) continue;
+  // Replacements only shorten secrets to "[REDACTED]", so a trigger absent
+  // from the original text is absent from the result too.
+  if (const std::uint32_t may = PatternsThatMayMatch(text); may != 0) {
+    const auto& patterns = AllPatterns();
+    for (std::size_t p = 0; p < patterns.size(); ++p) {
+      if ((may & (1u << p)) == 0) continue;
+      const LazyPattern* const lazy = patterns[p].get();
       const RE2& pattern = lazy->Get();
       // A pattern that failed to compile is a programming error the unit tests
       // catch; skipping it here keeps the hook alive.

@@ -233,6 +233,115 @@ INSTANTIATE_TEST_SUITE_P(
                       "config/db_password: [REDACTED] ok"}),
     [](const auto& test_info) { return std::string(test_info.param.name); });
 
+// Inputs where the scans meet each other, recorded from the redactor as it
+// was before its scans were made cheaper (a4b2d3d: a lower-case copy per
+// text searched once per trigger, a comparison with every token prefix at
+// each word start, a string per word): the same output, byte for byte.
+// Overlapping secrets, UTF-8 and invalid bytes, names inside JSON text and
+// inside JSON stored as a string, quoted and escaped command words.
+INSTANTIATE_TEST_SUITE_P(
+    SameAsBefore, Redaction,
+    ::testing::Values(
+        RedactionCase{"plain_command", "git status --short", "git status --short"},
+        RedactionCase{"overlapping_bearer_token_url",
+                      "curl -H 'Authorization: Bearer sk-abcdefghijklmnopqrstuvwx' "
+                      "https://user:pa55word@host/x",
+                      "curl -H 'Authorization: Bearer [REDACTED]' https://user:[REDACTED]@host/x"},
+        RedactionCase{
+            "token_inside_assignment",
+            "export API_KEY=sk-proj-ABCDEFGHIJKLMNOPQRSTUV DB_PASSWORD='p w' && mysql -uroot "
+            "-pS3cret db",
+            "export API_KEY=[REDACTED] DB_PASSWORD=[REDACTED] && mysql -uroot -p[REDACTED] db"},
+        RedactionCase{"utf8_around_secrets",
+                      "echo 'caf\xc3\xa9 \xe2\x9c\x93' && TOKEN=\xc3\xbcn\xc3\xaf"
+                      "c\xc3\xb8"
+                      "d\xc3\xa9\xe2\x82\xac gh secret set X --body \"s3cr3t value\"",
+                      "echo 'caf\xc3\xa9 \xe2\x9c\x93' && TOKEN=[REDACTED] gh secret set X --body "
+                      "[REDACTED]"},
+        RedactionCase{
+            "json_keys_in_text",
+            "{\"apiKey\": \"abc123\", \"nested\": {\"password\":\"x\\\"y\"}, \"name\": \"ok\"}",
+            "{\"apiKey\": [REDACTED], \"nested\": {\"password\":[REDACTED]}, \"name\": \"ok\"}"},
+        RedactionCase{"json_as_escaped_string",
+                      "{\\\"token\\\": \\\"abc\\\", \\\"user\\\": \\\"me\\\"}",
+                      "{\\\"token\\\": [REDACTED], \\\"user\\\": \\\"me\\\"}"},
+        RedactionCase{
+            "pem_then_more",
+            "a -----BEGIN EC PRIVATE KEY-----\nMHc\n-----END EC PRIVATE KEY----- b DB_PASS=x",
+            "a [REDACTED] b DB_PASS=[REDACTED]"},
+        RedactionCase{"mixed_case_bearer", "BeArEr xyz.abc and bearer   tok==",
+                      "BeArEr [REDACTED] and bearer   [REDACTED]"},
+        RedactionCase{"jwt",
+                      "id "
+                      "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_"
+                      "XgL0n3I9PlFUP0THsR8U end",
+                      "id [REDACTED] end"},
+        RedactionCase{"slack_webhook",
+                      "curl -X POST https://hooks.slack.com/services/T000/B000/XXXXabc -d x",
+                      "curl -X POST https://hooks.slack.com/services/[REDACTED] -d x"},
+        RedactionCase{"curl_user",
+                      "curl -u admin:hunter2 https://x && curl --user me:'pass word' y && curl "
+                      "--user a@b:c z",
+                      "curl -u admin:[REDACTED] https://x && curl --user me:[REDACTED] y && curl "
+                      "--user a@b:c z"},
+        RedactionCase{
+            "setters",
+            "aws configure set aws_secret_access_key ABCDEF && git config user.password hunter2 && "
+            "heroku config:set SECRET=1 OTHER=\"2 3\"",
+            "aws configure set aws_secret_access_key [REDACTED] && git config user.password "
+            "[REDACTED] && heroku config:set SECRET=[REDACTED] OTHER=[REDACTED]"},
+        RedactionCase{"quoted_command_words",
+                      "/usr/bin/mysql -p'quoted pass' -h host; \"mysql\" -pX; my\\sql -pY; sshpass "
+                      "-p\\ secret ssh host",
+                      "/usr/bin/mysql -p[REDACTED] -h host; \"mysql\" -p[REDACTED]; my\\sql "
+                      "-p[REDACTED]; sshpass -p[REDACTED] ssh host"},
+        RedactionCase{"unclosed_quote", "npm's settings --password=abc and --token xyz",
+                      "npm's settings --password=[REDACTED] and --token [REDACTED]"},
+        RedactionCase{"openssl", "openssl enc -pass pass:foo -k bar -passin=env:X",
+                      "openssl enc -pass [REDACTED] -k [REDACTED] -passin=[REDACTED]"},
+        RedactionCase{"logins",
+                      "docker login -u me -p t0ken registry; kubectl create secret generic x "
+                      "--from-literal=key=value",
+                      "docker login -u me -p [REDACTED] registry; kubectl create secret generic x "
+                      "--from-literal=[REDACTED]"},
+        RedactionCase{"adjacent_tokens",
+                      "ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa xoxb-1234567890-abcdefghij "
+                      "AKIAABCDEFGHIJKLMNOP AKIAABCDEFGHIJKLMNOPQ xghp_aaaaaaaaaaaaaaaaaaaaaaaaa",
+                      "[REDACTED] [REDACTED] [REDACTED] AKIAABCDEFGHIJKLMNOPQ "
+                      "xghp_aaaaaaaaaaaaaaaaaaaaaaaaa"},
+        RedactionCase{"paths_are_not_names", "/tmp/aPW/rules.yaml:3: x and x/db_password: hunter2",
+                      "/tmp/aPW/rules.yaml:3: x and x/db_password: [REDACTED]"},
+        RedactionCase{"comparisons", "a == b != c <= d password := x pw==y",
+                      "a == b != c <= d password := x pw==y"},
+        RedactionCase{"empty", "", ""}, RedactionCase{"short", "L0", "L0"},
+        RedactionCase{"already_redacted", "password=[REDACTED] token: [REDACTED]",
+                      "password=[REDACTED] token: [REDACTED]"},
+        RedactionCase{
+            "dotenv",
+            "DB_PASS=x\nSECRET_KEY = \"y z\"\n# comment\nAPI_TOKEN: 'q'\nPUBLIC_KEY=ok\nsortKey=k",
+            "DB_PASS=[REDACTED]\nSECRET_KEY = [REDACTED]\n# comment\nAPI_TOKEN: "
+            "[REDACTED]\nPUBLIC_KEY=ok\nsortKey=k"},
+        RedactionCase{"invalid_utf8", "pw=\xff\xfe secret \xc3 AKIA\xc3",
+                      "pw=[REDACTED] secret \xc3 AKIA\xc3"},
+        RedactionCase{"tabs_and_controls", "mysql\t-pX\tdb\r\nsshpass\x0b-p\x0cz ssh",
+                      "mysql\t-p[REDACTED]\tdb\r\nsshpass\x0b-p\x0cz ssh"},
+        RedactionCase{"many_commands",
+                      "a; b | c && mysql -pX; (sshpass -p y ssh h) `mysql -pZ` || redis-cli -a pw",
+                      "a; b | c && mysql -p[REDACTED]; (sshpass -p [REDACTED] ssh h) `mysql "
+                      "-p[REDACTED]` || redis-cli -a [REDACTED]"},
+        RedactionCase{"url_in_reason", "togmal L2: fetches a URL (`curl https://u:p@h/`)",
+                      "togmal L2: fetches a URL (`curl https://u:[REDACTED]@h/`)"},
+        RedactionCase{"trigger_at_end", "x -u", "x -u"},
+        RedactionCase{"colon_needed", "curl -u admin hunter2", "curl -u admin hunter2"},
+        RedactionCase{"backslash_quote_value",
+                      "{\\\"password\\\": \\\"a b\\\"} and \"secret\": \"q\\\"r\"",
+                      "{\\\"password\\\": [REDACTED]} and \"secret\": [REDACTED]"},
+        RedactionCase{"camel_case_names",
+                      "apiKey=1 clientSecret=2 dbPw=3 authHeader=4 hashKey=5 myKey=6",
+                      "apiKey=[REDACTED] clientSecret=[REDACTED] dbPw=[REDACTED] "
+                      "authHeader=[REDACTED] hashKey=5 myKey=[REDACTED]"}),
+    [](const auto& test_info) { return std::string(test_info.param.name); });
+
 // Each token prefix of config/redaction.yaml, with the fewest characters it
 // needs, is redacted whole; one character fewer is left alone.
 TEST(RedactionTables, EveryTokenPrefixIsRecognisedFromItsMinimumLength) {
