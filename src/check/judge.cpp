@@ -252,7 +252,7 @@ store::AuditEntry MakeAuditEntry(const policy::ToolCall& call, const rules::Deci
   entry.level = std::string(policy::LevelName(decision.level));
   entry.rule = decision.rule_id;
   entry.source = std::string(rules::SourceName(decision.source));
-  entry.reasons = rules::DecisionJson(decision)["reasons"];
+  entry.reasons = rules::DecisionReasonsJson(decision);
   entry.latency_us = latency_us;
   json detail = {{"via", via}, {"reason", decision.reason}};
   auto put = [&detail, &bounded](const char* key, const std::string& value) {

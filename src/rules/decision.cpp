@@ -423,20 +423,35 @@ Decision ErrorDecision(const DecisionSettings& settings, std::string_view error)
   return decision;
 }
 
-json DecisionJson(const Decision& decision) {
-  json reasons = json::array();
+// Built member by member: nlohmann's initializer lists copy every value and
+// test each list for an object's shape, and this runs twice per decision in
+// `serve` (the audit entry and the tool's result).
+json DecisionReasonsJson(const Decision& decision) {
+  json reasons(json::value_t::array);
+  auto& list = reasons.get_ref<json::array_t&>();
+  list.reserve(decision.findings.size() + 1);
+  const auto add = [&list](Level level, const std::string& why) -> json& {
+    json& reason = list.emplace_back(json::value_t::object);
+    reason["level"] = policy::LevelName(level);
+    reason["why"] = why;
+    return reason;
+  };
   if (decision.source == Source::kRule || decision.source == Source::kSampling) {
-    reasons.push_back({{"level", policy::LevelName(decision.level)}, {"why", decision.reason}});
+    add(decision.level, decision.reason);
   }
   for (const Finding& finding : decision.findings) {
-    json reason = {{"level", policy::LevelName(finding.level)}, {"why", finding.why}};
+    json& reason = add(finding.level, finding.why);
     if (!finding.segment.empty()) reason["segment"] = util::Shorten(finding.segment, kSegmentLimit);
-    reasons.push_back(std::move(reason));
   }
-  json out = {{"decision", PermissionName(decision.permission)},
-              {"level", policy::LevelName(decision.level)},
-              {"source", SourceName(decision.source)},
-              {"reasons", std::move(reasons)}};
+  return reasons;
+}
+
+json DecisionJson(const Decision& decision) {
+  json out(json::value_t::object);
+  out["decision"] = PermissionName(decision.permission);
+  out["level"] = policy::LevelName(decision.level);
+  out["source"] = SourceName(decision.source);
+  out["reasons"] = DecisionReasonsJson(decision);
   if (!decision.rule_id.empty()) out["rule_id"] = decision.rule_id;
   return out;
 }

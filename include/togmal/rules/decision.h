@@ -118,4 +118,7 @@ Decision ErrorDecision(const DecisionSettings& settings, std::string_view error)
 /// The result of togmal_check_tool_call (README, "Tools") without audit_id.
 nlohmann::json DecisionJson(const Decision& decision);
 
+/// DecisionJson()'s "reasons" alone, as the audit entry stores them.
+nlohmann::json DecisionReasonsJson(const Decision& decision);
+
 }  // namespace togmal::rules
