@@ -1,7 +1,10 @@
 #include "togmal/util/json_parse.h"
 
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "plain_json_reader.h"
 
 namespace togmal::util {
 
@@ -46,6 +49,9 @@ std::variant<nlohmann::json, JsonParseFailure> ParseJsonOrFailure(std::string_vi
                                                 " levels deep (at most " +
                                                 std::to_string(max_depth) + " are accepted)"};
   }
+  // Well-formed text, nearly every line, is read without nlohmann's lexer;
+  // anything else gets nlohmann's own value or error.
+  if (std::optional<nlohmann::json> plain = ReadPlainJson(text)) return std::move(*plain);
   try {
     return nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
