@@ -3,18 +3,16 @@
 #include <array>
 #include <charconv>
 
+#include "json_plain_bytes.h"
+
 namespace togmal::util {
 namespace {
 
 using json = nlohmann::json;
 
-// What nlohmann's dump_escaped copies unchanged from an ASCII string: every
-// byte from 0x20 to 0x7F but the quote and the backslash (ensure_ascii off).
-constexpr std::array<bool, 256> kPlain = [] {
-  std::array<bool, 256> plain{};
-  for (int c = 0x20; c < 0x80; ++c) plain[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
-  return plain;
-}();
+// What nlohmann's dump_escaped copies unchanged from an ASCII string
+// (ensure_ascii off).
+constexpr const std::array<bool, 256>& kPlain = kJsonPlainBytes;
 
 // nlohmann's own serializer for what this writer does not spell itself; it
 // is told the indentation it starts at, so its bytes fit in between ours.

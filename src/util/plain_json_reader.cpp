@@ -6,18 +6,15 @@
 #include <cstdlib>
 #include <string>
 
+#include "json_plain_bytes.h"
+
 namespace togmal::util {
 namespace {
 
 using json = nlohmann::json;
 
-// Bytes a string holds as they are: printable ASCII but the quote and the
-// backslash. Control characters are an error, UTF-8 is checked by sequence.
-constexpr std::array<bool, 256> kPlain = [] {
-  std::array<bool, 256> plain{};
-  for (int c = 0x20; c < 0x80; ++c) plain[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
-  return plain;
-}();
+// Bytes a string holds as they are; control characters are an error.
+constexpr const std::array<bool, 256>& kPlain = kJsonPlainBytes;
 
 // Deeper text is left to nlohmann (the callers refuse it before anyway):
 // this reader recurses.

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "random_json.h"
+
 namespace togmal::util {
 namespace {
 
@@ -86,53 +88,21 @@ TEST(AppendJsonTest, ToolAnswer) {
                        {"level", "L0"},
                        {"reasons", {{{"level", "L0"}, {"why", "'ls' only reads."}}}},
                        {"source", "classifier"}};
-  const json answer = {
-      {"jsonrpc", "2.0"},
-      {"id", 3},
-      {"result",
-       {{"content", {{{"type", "text"}, {"text", DumpJson(result, 2)}}}},
-        {"isError", false},
-        {"structuredContent", result}}}};
+  const json answer = {{"jsonrpc", "2.0"},
+                       {"id", 3},
+                       {"result",
+                        {{"content", {{{"type", "text"}, {"text", DumpJson(result, 2)}}}},
+                         {"isError", false},
+                         {"structuredContent", result}}}};
   EXPECT_EQ(DumpJson(answer), NlohmannDump(answer, -1));
   EXPECT_EQ(DumpJson(result, 2), NlohmannDump(result, 2));
 }
 
 // Random documents mixing all of the above, nested a few levels.
-json RandomValue(std::mt19937& random, int depth) {
-  const std::vector<std::string> strings = TrickyStrings();
-  const auto pick = [&](std::size_t n) {
-    return std::uniform_int_distribution<std::size_t>(0, n - 1)(random);
-  };
-  switch (depth > 3 ? pick(5) : pick(7)) {
-    case 0:
-      return nullptr;
-    case 1:
-      return pick(2) == 0;
-    case 2:
-      return static_cast<std::int64_t>(random()) - (1LL << 31);
-    case 3:
-      return std::uniform_real_distribution<double>(-1e6, 1e6)(random);
-    case 4:
-      return strings[pick(strings.size())];
-    case 5: {
-      json array = json::array();
-      for (std::size_t i = pick(4); i > 0; --i) array.push_back(RandomValue(random, depth + 1));
-      return array;
-    }
-    default: {
-      json object = json::object();
-      for (std::size_t i = pick(4); i > 0; --i) {
-        object[strings[pick(strings.size())] + std::to_string(i)] = RandomValue(random, depth + 1);
-      }
-      return object;
-    }
-  }
-}
-
 TEST(AppendJsonTest, RandomDocuments) {
   std::mt19937 random(20261129);
   for (int round = 0; round < 2000; ++round) {
-    const json value = RandomValue(random, 0);
+    const json value = RandomJson(random, TrickyStrings());
     for (int indent : {-1, 2}) {
       ASSERT_EQ(DumpJson(value, indent), NlohmannDump(value, indent)) << round;
     }

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "random_json.h"
+
 namespace togmal::util {
 namespace {
 
@@ -57,7 +59,8 @@ void ExpectAgrees(std::string_view text) {
 TEST(ReadPlainJson, ReadsWhatNlohmannReads) {
   const std::vector<std::string> texts = {
       R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":{"tool_name":"Bash","tool_input":{"command":"git status --short"}}}})",
-      " \t\r\n[1, -1, 0, -0, 1.5, -0.0, 1e3, 1E-3, 2.5e+10, 18446744073709551615, -9223372036854775808] ",
+      " \t\r\n[1, -1, 0, -0, 1.5, -0.0, 1e3, 1E-3, 2.5e+10, 18446744073709551615, "
+      "-9223372036854775808] ",
       R"({"a":1,"a":2,"b":{"c":[true,false,null,"",{},[]]}})",
       R"("esc \" \\ \/ \b \f \n \r \t \u0000 \u00e9 \u20AC \ud83d\ude00")",
       "\"caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf \x7f\"",
@@ -115,48 +118,16 @@ TEST(ReadPlainJson, LeavesTheRestToNlohmann) {
   }
 }
 
-json RandomValue(std::mt19937& random, int depth) {
-  static const std::vector<std::string> strings = {
-      "", "git status", "say \"hi\"\n", "\t\x01", "caf\xc3\xa9 \xf0\x9f\x98\x80", "a/b\\c"};
-  const auto pick = [&](std::size_t n) {
-    return std::uniform_int_distribution<std::size_t>(0, n - 1)(random);
-  };
-  switch (depth > 3 ? pick(6) : pick(8)) {
-    case 0:
-      return nullptr;
-    case 1:
-      return pick(2) == 0;
-    case 2:
-      return static_cast<std::int64_t>(random()) - (1LL << 31);
-    case 3:
-      return static_cast<std::uint64_t>(random()) << 32 | random();
-    case 4:
-      return std::uniform_real_distribution<double>(-1e6, 1e6)(random);
-    case 5:
-      return strings[pick(strings.size())];
-    case 6: {
-      json array = json::array();
-      for (std::size_t i = pick(4); i > 0; --i) array.push_back(RandomValue(random, depth + 1));
-      return array;
-    }
-    default: {
-      json object = json::object();
-      for (std::size_t i = pick(4); i > 0; --i) {
-        object[strings[pick(strings.size())] + std::to_string(i)] = RandomValue(random, depth + 1);
-      }
-      return object;
-    }
-  }
-}
-
 // Random documents as nlohmann writes them, then each with bytes changed,
 // cut or repeated: the reader agrees with nlohmann wherever it answers.
 TEST(ReadPlainJson, AgreesWithNlohmannOnRandomAndDamagedText) {
+  const std::vector<std::string> kStrings = {
+      "", "git status", "say \"hi\"\n", "\t\x01", "caf\xc3\xa9 \xf0\x9f\x98\x80", "a/b\\c"};
   std::mt19937 random(20261129);
   const std::string noise = "{}[]\",:\\ux0-1eE.+tfn \t\n\x01\x80\xc3\xe2\xed\xf0\xff";
   int accepted = 0;
   for (int round = 0; round < 3000; ++round) {
-    const json value = RandomValue(random, 0);
+    const json value = RandomJson(random, kStrings);
     const std::string text = value.dump(round % 2 == 0 ? -1 : 2);
     const std::optional<json> plain = ReadPlainJson(text);
     ASSERT_TRUE(plain.has_value()) << text;
