@@ -31,7 +31,8 @@ inline nlohmann::json RandomJson(std::mt19937& random, const std::vector<std::st
       return strings[pick(strings.size())];
     case 6: {
       nlohmann::json array = nlohmann::json::array();
-      for (std::size_t i = pick(4); i > 0; --i) array.push_back(RandomJson(random, strings, depth + 1));
+      for (std::size_t i = pick(4); i > 0; --i)
+        array.push_back(RandomJson(random, strings, depth + 1));
       return array;
     }
     default: {
