@@ -6,7 +6,7 @@
 # byte-identical across build types but for its `trained_at` time (checked
 # 2026-11-29 on the dev, asan and bench trees). So the output is kept under a
 # key made of everything that decides it: the corpus, the catalogue, the
-# trainer's sources, LIBLINEAR's header and the compiler's version.
+# trainer's sources, the libraries it links and the compiler's version.
 #
 # Variables: TRAINER (the program), ARGS (its arguments before the output
 # file, a list), OUTPUT, OPTIONS (its arguments after it, a list), INPUTS (a
