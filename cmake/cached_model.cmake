@@ -16,11 +16,15 @@
 
 set(keep 4)  # outputs kept (44 MB each); the oldest beyond these are removed
 
-if(CACHE_DIR STREQUAL "")
+function(train)
   execute_process(COMMAND ${TRAINER} ${ARGS} ${OUTPUT} ${OPTIONS} RESULT_VARIABLE status)
   if(NOT status EQUAL 0)
     message(FATAL_ERROR "training the built-in model failed (${status})")
   endif()
+endfunction()
+
+if(CACHE_DIR STREQUAL "")
+  train()
   return()
 endif()
 
@@ -41,10 +45,7 @@ if(EXISTS ${cached})
   return()
 endif()
 
-execute_process(COMMAND ${TRAINER} ${ARGS} ${OUTPUT} ${OPTIONS} RESULT_VARIABLE status)
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "training the built-in model failed (${status})")
-endif()
+train()
 
 # Written under a temporary name and renamed, so that a build stopped halfway
 # never leaves a partial file under a key another tree would trust.
