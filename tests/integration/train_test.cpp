@@ -6,25 +6,14 @@
 
 #include <filesystem>
 
+#include "build_tree.h"
 #include "serve_client.h"
 
 namespace togmal::testing {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
-
 TEST(TrainCommand, RetrainsOnTheWholeCorpusWithinFourHundredMegabytes) {
-  if (kSanitized) GTEST_SKIP() << "a sanitizer's shadow memory says nothing of the budget";
+  if (SanitizedBuild()) GTEST_SKIP() << "a sanitizer's shadow memory says nothing of the budget";
   TempDir dir;
   const EnvChanges env = {{"TOGMAL_DB", dir.path() + "/togmal.db"},
                           {"XDG_DATA_HOME", dir.path() + "/data"},

@@ -244,13 +244,6 @@ void ChildProcess::DrainStderr() {
   }
 }
 
-std::string TogmalBinary() {
-  if (const char* override_path = getenv("TOGMAL_TEST_BINARY"); override_path && *override_path) {
-    return override_path;
-  }
-  return TOGMAL_BINARY;
-}
-
 TempDir::TempDir() {
   std::string pattern = (std::filesystem::temp_directory_path() / "togmal-test-XXXXXX").string();
   if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");

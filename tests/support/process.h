@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "build_tree.h"
+
 namespace togmal::testing {
 
 struct ProcessOutput {
@@ -56,10 +58,6 @@ class ChildProcess {
   int exit_code_ = -1;
   bool exited_ = false;
 };
-
-/// Path of the togmal binary under test ($TOGMAL_TEST_BINARY overrides the
-/// one this build made).
-std::string TogmalBinary();
 
 /// A fresh empty directory under $TMPDIR, removed by the destructor.
 class TempDir {

@@ -13,6 +13,8 @@
 #include <cstring>
 #include <vector>
 
+#include "build_tree.h"
+
 namespace togmal::util {
 namespace {
 
@@ -39,9 +41,7 @@ bool KernelCanPopulate() {
 }
 
 TEST(WarmHeap, LaterAllocationsAreMappedBeforeTheyAreTouched) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "AddressSanitizer replaces malloc";
-#endif
+  if (togmal::testing::SanitizedBuild()) GTEST_SKIP() << "AddressSanitizer replaces malloc";
   if (!KernelCanPopulate()) GTEST_SKIP() << "no MADV_POPULATE_WRITE (Linux < 5.14)";
   // mincore tells untouched from touched anonymous pages here.
   const std::size_t size = std::size_t{256} << 10;
