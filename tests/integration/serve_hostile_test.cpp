@@ -153,7 +153,9 @@ TEST(ServeHostileTest, AFloodOfRequestsThatIsNotReadKeepsMemoryBounded) {
   EXPECT_EQ(answered, kRequests);
   // Under ASan freed memory stays in quarantine (256 MB by default), so once
   // the flood has been answered RSS no longer shows what the server holds.
-  if (!SanitizedBuild()) EXPECT_LT(ResidentKiB(pid) - baseline_kib, 16 * 1024);
+  if (!SanitizedBuild()) {
+    EXPECT_LT(ResidentKiB(pid) - baseline_kib, 16 * 1024);
+  }
   client.child().CloseStdin();
   EXPECT_EQ(client.child().Wait(), 0) << client.child().Stderr();
 }
