@@ -2,7 +2,6 @@
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Exception.h>
-#include <SQLiteCpp/Transaction.h>
 
 #include <algorithm>
 #include <optional>
@@ -10,6 +9,7 @@
 
 #include "togmal/store/database.h"
 #include "togmal/store/shared_database.h"
+#include "write_transaction.h"
 
 namespace togmal::store {
 
@@ -73,7 +73,7 @@ std::vector<Result<int64_t>> AuditAppender::Commit(std::vector<PreparedAuditEntr
   try {
     auto ids = database_->With([&](Database& db) -> Result<std::vector<int64_t>> {
       try {
-        SQLite::Transaction transaction(db.sql(), SQLite::TransactionBehavior::IMMEDIATE);
+        WriteTransaction transaction(db);
         AuditLog log(db, options_.audit);
         auto appended = log.AppendAll(std::move(batch));
         if (!appended) return appended;  // rolled back with the transaction
@@ -82,7 +82,7 @@ std::vector<Result<int64_t>> AuditAppender::Commit(std::vector<PreparedAuditEntr
           if (!stored) return Fail(stored.error());
           options_.before_commit(*stored);
         }
-        transaction.commit();
+        transaction.Commit();
         return appended;
       } catch (const SQLite::Exception& e) {
         return Fail("cannot append to the audit trail: " +

@@ -18,6 +18,7 @@
 #include "togmal/util/json_dump.h"
 #include "togmal/util/json_fields.h"
 #include "togmal/util/text.h"
+#include "write_transaction.h"
 
 namespace togmal::store {
 
@@ -380,9 +381,9 @@ Result<std::vector<int64_t>> AuditLog::AppendAll(std::vector<PreparedAuditEntry>
     }
     // IMMEDIATE takes the write lock before reading the tip: two processes
     // can never chain onto the same entry.
-    SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction transaction(*database_);
     insert_all();
-    transaction.commit();
+    transaction.Commit();
     return ids;
   } catch (const SQLite::Exception& e) {
     return Fail("cannot append to the audit trail: " +

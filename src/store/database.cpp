@@ -235,7 +235,9 @@ SQLite::Statement& Database::Prepared(std::string_view sql) {
     auto statement = std::make_unique<SQLite::Statement>(*db_, std::string(sql));
     found = statements_->emplace(std::string(sql), std::move(statement)).first;
   } else {
-    found->second->reset();
+    // tryReset: a failed step was reported by the call that made it; reset()
+    // would throw that failure again at the next, unrelated use.
+    found->second->tryReset();
     found->second->clearBindings();
   }
   return *found->second;
