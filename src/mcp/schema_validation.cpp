@@ -82,6 +82,39 @@ std::string ChildPath(const std::string& path, const std::string& key) {
   return plain ? path + "." + key : path + "[" + json(key).dump() + "]";
 }
 
+/// Where a value sits: the names and indexes from the root, spelled out only
+/// when a message needs them. Spelling each member's path for every call cost
+/// as much as the checks themselves, for messages seldom sent.
+class Path {
+ public:
+  explicit Path(const std::string& root) : root_(&root) {}
+
+  Path Member(const std::string& key) const {
+    Path member(*root_);
+    member.parent_ = this;
+    member.key_ = &key;
+    return member;
+  }
+  Path Item(std::size_t index) const {
+    Path item(*root_);
+    item.parent_ = this;
+    item.index_ = index;
+    return item;
+  }
+
+  std::string Text() const {
+    if (parent_ == nullptr) return *root_;
+    if (key_ != nullptr) return ChildPath(parent_->Text(), *key_);
+    return parent_->Text() + "[" + std::to_string(index_) + "]";
+  }
+
+ private:
+  const std::string* root_;
+  const Path* parent_ = nullptr;
+  const std::string* key_ = nullptr;  ///< a member's name; null for an array item
+  std::size_t index_ = 0;
+};
+
 std::string FormatNumber(const json& number) { return number.dump(); }
 
 /// Reads a non-negative integer keyword (minLength, maxItems, ...).
@@ -92,78 +125,78 @@ bool CountKeyword(const json& schema, const char* keyword, std::size_t* count) {
   return true;
 }
 
-Result<void> Validate(const json& schema, const json& value, const std::string& path);
+Result<void> Validate(const json& schema, const json& value, const Path& path);
 
-Result<void> CheckType(const json& schema, const json& value, const std::string& path) {
+Result<void> CheckType(const json& schema, const json& value, const Path& path) {
   auto type = schema.find("type");
   if (type == schema.end()) return {};
   if (type->is_string()) {
-    if (!HasType(value, type->get<std::string>())) {
-      return Fail(path + ": expected " + type->get<std::string>() + ", got " + TypeName(value));
+    if (!HasType(value, type->get_ref<const std::string&>())) {
+      return Fail(path.Text() + ": expected " + type->get<std::string>() + ", got " +
+                  TypeName(value));
     }
   } else if (type->is_array()) {
     for (const json& option : *type) {
-      if (option.is_string() && HasType(value, option.get<std::string>())) return {};
+      if (option.is_string() && HasType(value, option.get_ref<const std::string&>())) return {};
     }
     std::string names;
     for (const json& option : *type) {
       if (!names.empty()) names += " or ";
       names += option.is_string() ? option.get<std::string>() : option.dump();
     }
-    return Fail(path + ": expected " + names + ", got " + TypeName(value));
+    return Fail(path.Text() + ": expected " + names + ", got " + TypeName(value));
   }
   return {};
 }
 
-Result<void> CheckNumber(const json& schema, const json& value, const std::string& path) {
+Result<void> CheckNumber(const json& schema, const json& value, const Path& path) {
   double number = value.get<double>();
   if (auto it = schema.find("minimum");
       it != schema.end() && it->is_number() && number < it->get<double>()) {
-    return Fail(path + ": must be >= " + FormatNumber(*it) + ", got " + value.dump());
+    return Fail(path.Text() + ": must be >= " + FormatNumber(*it) + ", got " + value.dump());
   }
   if (auto it = schema.find("maximum");
       it != schema.end() && it->is_number() && number > it->get<double>()) {
-    return Fail(path + ": must be <= " + FormatNumber(*it) + ", got " + value.dump());
+    return Fail(path.Text() + ": must be <= " + FormatNumber(*it) + ", got " + value.dump());
   }
   if (auto it = schema.find("exclusiveMinimum");
       it != schema.end() && it->is_number() && number <= it->get<double>()) {
-    return Fail(path + ": must be > " + FormatNumber(*it) + ", got " + value.dump());
+    return Fail(path.Text() + ": must be > " + FormatNumber(*it) + ", got " + value.dump());
   }
   if (auto it = schema.find("exclusiveMaximum");
       it != schema.end() && it->is_number() && number >= it->get<double>()) {
-    return Fail(path + ": must be < " + FormatNumber(*it) + ", got " + value.dump());
+    return Fail(path.Text() + ": must be < " + FormatNumber(*it) + ", got " + value.dump());
   }
   return {};
 }
 
-Result<void> CheckString(const json& schema, const json& value, const std::string& path) {
+Result<void> CheckString(const json& schema, const json& value, const Path& path) {
   std::size_t length = CodePoints(value.get_ref<const std::string&>());
   std::size_t limit = 0;
   if (CountKeyword(schema, "minLength", &limit) && length < limit) {
-    return Fail(path + ": must be at least " + std::to_string(limit) + " characters long, got " +
-                std::to_string(length));
+    return Fail(path.Text() + ": must be at least " + std::to_string(limit) +
+                " characters long, got " + std::to_string(length));
   }
   if (CountKeyword(schema, "maxLength", &limit) && length > limit) {
-    return Fail(path + ": must be at most " + std::to_string(limit) + " characters long, got " +
-                std::to_string(length));
+    return Fail(path.Text() + ": must be at most " + std::to_string(limit) +
+                " characters long, got " + std::to_string(length));
   }
   return {};
 }
 
-Result<void> CheckArray(const json& schema, const json& value, const std::string& path) {
+Result<void> CheckArray(const json& schema, const json& value, const Path& path) {
   std::size_t limit = 0;
   if (CountKeyword(schema, "minItems", &limit) && value.size() < limit) {
-    return Fail(path + ": must have at least " + std::to_string(limit) + " items, got " +
+    return Fail(path.Text() + ": must have at least " + std::to_string(limit) + " items, got " +
                 std::to_string(value.size()));
   }
   if (CountKeyword(schema, "maxItems", &limit) && value.size() > limit) {
-    return Fail(path + ": must have at most " + std::to_string(limit) + " items, got " +
+    return Fail(path.Text() + ": must have at most " + std::to_string(limit) + " items, got " +
                 std::to_string(value.size()));
   }
   if (auto items = schema.find("items"); items != schema.end() && items->is_object()) {
     for (std::size_t i = 0; i < value.size(); ++i) {
-      if (auto checked = Validate(*items, value[i], path + "[" + std::to_string(i) + "]");
-          !checked) {
+      if (auto checked = Validate(*items, value[i], path.Item(i)); !checked) {
         return checked;
       }
     }
@@ -171,11 +204,11 @@ Result<void> CheckArray(const json& schema, const json& value, const std::string
   return {};
 }
 
-Result<void> CheckObject(const json& schema, const json& value, const std::string& path) {
+Result<void> CheckObject(const json& schema, const json& value, const Path& path) {
   if (auto required = schema.find("required"); required != schema.end() && required->is_array()) {
     for (const json& name : *required) {
-      if (name.is_string() && !value.contains(name.get<std::string>())) {
-        return Fail(path + ": missing required property " + name.dump());
+      if (name.is_string() && !value.contains(name.get_ref<const std::string&>())) {
+        return Fail(path.Text() + ": missing required property " + name.dump());
       }
     }
   }
@@ -184,8 +217,8 @@ Result<void> CheckObject(const json& schema, const json& value, const std::strin
     properties = &*it;
   }
   auto additional = schema.find("additionalProperties");
-  for (const auto& [key, member] : value.items()) {
-    std::string member_path = ChildPath(path, key);
+  for (const auto& [key, member] : value.get_ref<const json::object_t&>()) {
+    const Path member_path = path.Member(key);
     if (properties != nullptr) {
       if (auto property = properties->find(key); property != properties->end()) {
         if (auto checked = Validate(*property, member, member_path); !checked) return checked;
@@ -202,7 +235,7 @@ Result<void> CheckObject(const json& schema, const json& value, const std::strin
         }
       }
       return Fail(
-          path + ": unexpected property " + json(key).dump() +
+          path.Text() + ": unexpected property " + json(key).dump() +
           (allowed.empty() ? " (no properties are allowed)" : " (allowed: " + allowed + ")"));
     }
     if (additional->is_object()) {
@@ -212,20 +245,21 @@ Result<void> CheckObject(const json& schema, const json& value, const std::strin
   return {};
 }
 
-Result<void> Validate(const json& schema, const json& value, const std::string& path) {
+Result<void> Validate(const json& schema, const json& value, const Path& path) {
   if (schema.is_boolean()) {
-    if (!schema.get<bool>()) return Fail(path + ": no value is allowed here");
+    if (!schema.get<bool>()) return Fail(path.Text() + ": no value is allowed here");
     return {};
   }
   if (!schema.is_object()) return {};
   if (auto checked = CheckType(schema, value, path); !checked) return checked;
   if (auto it = schema.find("const"); it != schema.end() && *it != value) {
-    return Fail(path + ": must be " + Shown(*it) + ", got " + Shown(value));
+    return Fail(path.Text() + ": must be " + Shown(*it) + ", got " + Shown(value));
   }
   if (auto it = schema.find("enum"); it != schema.end() && it->is_array()) {
     bool found = false;
     for (const json& option : *it) found = found || option == value;
-    if (!found) return Fail(path + ": must be one of " + Join(*it) + ", got " + Shown(value));
+    if (!found)
+      return Fail(path.Text() + ": must be one of " + Join(*it) + ", got " + Shown(value));
   }
   if (auto it = schema.find("anyOf"); it != schema.end() && it->is_array() && !it->empty()) {
     std::string first_error;
@@ -238,7 +272,8 @@ Result<void> Validate(const json& schema, const json& value, const std::string& 
       }
       if (first_error.empty()) first_error = checked.error();
     }
-    if (!matched) return Fail(path + ": matches none of the allowed forms (" + first_error + ")");
+    if (!matched)
+      return Fail(path.Text() + ": matches none of the allowed forms (" + first_error + ")");
   }
   if (value.is_number()) return CheckNumber(schema, value, path);
   if (value.is_string()) return CheckString(schema, value, path);
@@ -251,7 +286,7 @@ Result<void> Validate(const json& schema, const json& value, const std::string& 
 
 Result<void> ValidateAgainstSchema(const nlohmann::json& schema, const nlohmann::json& value,
                                    const std::string& path) {
-  return Validate(schema, value, path);
+  return Validate(schema, value, Path(path));
 }
 
 }  // namespace togmal::mcp
