@@ -1,14 +1,25 @@
 #include "togmal/util/glob.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <functional>
 #include <string>
 #include <unordered_map>
 
 #include "togmal/util/text.h"
 
 namespace togmal::util {
-namespace {}  // namespace
+namespace {
+
+struct TransparentHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view text) const {
+    return std::hash<std::string_view>{}(text);
+  }
+};
+
+}  // namespace
 
 Glob::Glob(std::string_view pattern, bool case_insensitive)
     : pattern_(pattern), case_insensitive_(case_insensitive) {
@@ -132,7 +143,7 @@ bool Glob::Accepts(const Token& token, char c) const {
 
 // Follows the epsilon edges: a star may match nothing, and a token with
 // `skip` may be jumped over. Edges only go forward, so one pass suffices.
-void Glob::Close(std::vector<char>& states) const {
+void Glob::Close(char* states) const {
   using Kind = Token::Kind;
   for (std::size_t i = 0; i < tokens_.size(); ++i) {
     if (!states[i]) continue;
@@ -145,11 +156,25 @@ void Glob::Close(std::vector<char>& states) const {
 bool Glob::Matches(std::string_view text) const {
   using Kind = Token::Kind;
   if (!text.starts_with(prefix_) || !text.ends_with(suffix_)) return false;
-  std::vector<char> states(tokens_.size() + 1, 0), next(tokens_.size() + 1, 0);
+  // The two state sets live on the stack for the patterns tables and rules
+  // hold (a few dozen tokens): the classifier matches paths and arguments
+  // against them many times per call, and two allocations per match were a
+  // third of the matching's cost.
+  const std::size_t count = tokens_.size() + 1;
+  constexpr std::size_t kOnStack = 128;
+  std::array<char, 2 * kOnStack> small;
+  std::vector<char> large;
+  char* states = small.data();
+  if (count > kOnStack) {
+    large.resize(2 * count);
+    states = large.data();
+  }
+  char* next = states + count;
+  std::fill(states, states + count, 0);
   states[0] = 1;
   Close(states);
   for (char c : text) {
-    std::fill(next.begin(), next.end(), 0);
+    std::fill(next, next + count, 0);
     bool any = false;
     for (std::size_t i = 0; i < tokens_.size(); ++i) {
       if (!states[i] || !Accepts(tokens_[i], c)) continue;
@@ -159,7 +184,7 @@ bool Glob::Matches(std::string_view text) const {
     }
     if (!any) return false;
     Close(next);
-    states.swap(next);
+    std::swap(states, next);
   }
   return states[tokens_.size()] != 0;
 }
@@ -180,8 +205,9 @@ bool GlobMatches(std::string_view pattern, std::string_view text) {
   // Patterns come from configuration (tables, rules), so the cache is bounded
   // by what the files hold; the cap only guards against a pathological file.
   constexpr std::size_t kMaxCached = 4096;
-  thread_local std::unordered_map<std::string, Glob> compiled;
-  auto found = compiled.find(std::string(pattern));
+  // Looked up by the view itself: no string built per match.
+  thread_local std::unordered_map<std::string, Glob, TransparentHash, std::equal_to<>> compiled;
+  auto found = compiled.find(pattern);
   if (found == compiled.end()) {
     if (compiled.size() >= kMaxCached) compiled.clear();
     found = compiled.emplace(std::string(pattern), Glob(pattern)).first;

@@ -40,7 +40,7 @@ class Glob {
   };
   bool Accepts(const Token& token, char c) const;
   void FindLiteralEnds();
-  void Close(std::vector<char>& states) const;
+  void Close(char* states) const;
 
   std::string pattern_;
   bool case_insensitive_;
