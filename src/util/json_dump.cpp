@@ -24,67 +24,63 @@ void AppendWithNlohmann(std::string& out, const json& value, int indent, unsigne
                   current_indent);
 }
 
-// Appends the escaped body of an all-ASCII `text` (without quotes) and says
-// true; for text with any other byte, leaves `out` as it was and says false:
-// nlohmann decides what its UTF-8 becomes.
-bool AppendAsciiEscaped(std::string& out, std::string_view text) {
+// The escape nlohmann writes for an ASCII byte that is not plain, with its
+// length: two-character escapes where JSON has one, `\u00xx` (lower case)
+// for the other control characters. Looked up, not spelled by a switch and
+// appended as C strings: escapes are frequent (every `"` and newline of a
+// tool's pretty-printed text), and each append measured its string first.
+struct Escape {
+  char text[7];
+  std::size_t size;
+};
+
+constexpr std::array<Escape, 0x80> kEscapes = [] {
+  std::array<Escape, 0x80> escapes{};
+  constexpr char kHex[] = "0123456789abcdef";
+  for (std::size_t c = 0; c < 0x20; ++c) {
+    escapes[c] = {{'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xF], 0}, 6};
+  }
+  escapes['"'] = {"\\\"", 2};
+  escapes['\\'] = {"\\\\", 2};
+  escapes['\b'] = {"\\b", 2};
+  escapes['\t'] = {"\\t", 2};
+  escapes['\n'] = {"\\n", 2};
+  escapes['\f'] = {"\\f", 2};
+  escapes['\r'] = {"\\r", 2};
+  return escapes;
+}();
+
+// Appends `text` quoted and escaped and says true when it is all ASCII; for
+// text with any other byte, leaves `out` as it was and says false: nlohmann
+// decides what its UTF-8 becomes.
+bool AppendAsciiQuoted(std::string& out, std::string_view text) {
   const std::size_t mark = out.size();
+  // Room for the text, its quotes and a few escapes, so runs and escapes
+  // are copied without growing the string between them.
+  out.reserve(mark + text.size() + 16);
+  out += '"';
   const char* const end = text.data() + text.size();
   const char* run = text.data();
   for (const char* at = run; at != end; ++at) {
     const auto c = static_cast<unsigned char>(*at);
     if (kPlain[c]) continue;
-    out.append(run, static_cast<std::size_t>(at - run));
-    run = at + 1;
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (c >= 0x80) {
-          out.resize(mark);
-          return false;
-        }
-        {
-          // Other control characters as nlohmann writes them: \u00xx, lower case.
-          constexpr char kHex[] = "0123456789abcdef";
-          const char escape[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xF]};
-          out.append(escape, sizeof escape);
-        }
+    if (c >= 0x80) {
+      out.resize(mark);
+      return false;
     }
+    out.append(run, static_cast<std::size_t>(at - run));
+    out.append(kEscapes[c].text, kEscapes[c].size);
+    run = at + 1;
   }
   out.append(run, static_cast<std::size_t>(end - run));
+  out += '"';
   return true;
 }
 
 // A string value or member name, quoted; `value`, when given, is the json
 // that holds it (handed to nlohmann as it is, without a copy).
 void AppendQuoted(std::string& out, std::string_view text, const json* value) {
-  const std::size_t mark = out.size();
-  out += '"';
-  if (AppendAsciiEscaped(out, text)) {
-    out += '"';
-    return;
-  }
-  out.resize(mark);
+  if (AppendAsciiQuoted(out, text)) return;
   if (value != nullptr) {
     AppendWithNlohmann(out, *value, -1, 0);
   } else {
@@ -108,17 +104,17 @@ void Append(std::string& out, const json& value, int indent, unsigned current) {
     case json::value_t::object: {
       const auto& object = value.get_ref<const json::object_t&>();
       if (object.empty()) {
-        out += "{}";
+        out.append("{}", 2);
         return;
       }
-      out += pretty ? "{\n" : "{";
+      out.append("{\n", pretty ? 2 : 1);
       bool first = true;
       for (const auto& [key, member] : object) {
-        if (!first) out += pretty ? ",\n" : ",";
+        if (!first) out.append(",\n", pretty ? 2 : 1);
         first = false;
         if (pretty) AppendIndent(out, inner);
         AppendQuoted(out, key, nullptr);
-        out += pretty ? ": " : ":";
+        out.append(": ", pretty ? 2 : 1);
         Append(out, member, indent, inner);
       }
       if (pretty) {
@@ -131,13 +127,13 @@ void Append(std::string& out, const json& value, int indent, unsigned current) {
     case json::value_t::array: {
       const auto& array = value.get_ref<const json::array_t&>();
       if (array.empty()) {
-        out += "[]";
+        out.append("[]", 2);
         return;
       }
-      out += pretty ? "[\n" : "[";
+      out.append("[\n", pretty ? 2 : 1);
       bool first = true;
       for (const json& item : array) {
-        if (!first) out += pretty ? ",\n" : ",";
+        if (!first) out.append(",\n", pretty ? 2 : 1);
         first = false;
         if (pretty) AppendIndent(out, inner);
         Append(out, item, indent, inner);
@@ -153,7 +149,7 @@ void Append(std::string& out, const json& value, int indent, unsigned current) {
       AppendQuoted(out, value.get_ref<const std::string&>(), &value);
       return;
     case json::value_t::boolean:
-      out += value.get<bool>() ? "true" : "false";
+      out.append(value.get<bool>() ? std::string_view("true") : std::string_view("false"));
       return;
     case json::value_t::number_integer:
       AppendInteger(out, value.get<json::number_integer_t>());
@@ -162,7 +158,7 @@ void Append(std::string& out, const json& value, int indent, unsigned current) {
       AppendInteger(out, value.get<json::number_unsigned_t>());
       return;
     case json::value_t::null:
-      out += "null";
+      out.append("null", 4);
       return;
     case json::value_t::number_float:  // nlohmann's shortest round trip
     case json::value_t::binary:
