@@ -13,7 +13,14 @@ json MakeErrorResponse(const json& id, const RpcError& error) {
 }
 
 json MakeResultResponse(const json& id, json result) {
-  return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
+  // Member by member: an initializer list builds a two-element array per
+  // member before the object, and every answer of `serve` comes through here.
+  json response(json::value_t::object);
+  auto& members = response.get_ref<json::object_t&>();
+  members.emplace("jsonrpc", "2.0");
+  members.emplace("id", id);
+  members.emplace("result", std::move(result));
+  return response;
 }
 
 json MakeNotification(const std::string& method, json params) {

@@ -7,7 +7,13 @@ namespace togmal::mcp {
 
 ToolResult ToolResult::Text(std::string text, std::optional<json> structured) {
   ToolResult result;
-  result.content = json::array({{{"type", "text"}, {"text", std::move(text)}}});
+  // Member by member, not from nested initializer lists (an array per
+  // member, then the object, then the list): every tool answer is built here.
+  json item(json::value_t::object);
+  auto& members = item.get_ref<json::object_t&>();
+  members.emplace("type", "text");
+  members.emplace("text", std::move(text));
+  result.content.get_ref<json::array_t&>().push_back(std::move(item));
   result.structured = std::move(structured);
   return result;
 }

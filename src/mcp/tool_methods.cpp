@@ -45,15 +45,20 @@ void Server::Impl::ToolsList(const json& params, const CallContext& call, ReplyO
 }
 
 json Server::Impl::ToolResultToJson(ToolResult result, const CallContext& call) const {
-  json out = {{"content", std::move(result.content)}, {"isError", result.is_error}};
+  // Member by member, not from an initializer list: every tool answer is
+  // built here, and the list's pairs would be arrays built and taken apart.
+  json out(json::value_t::object);
+  auto& members = out.get_ref<json::object_t&>();
+  members.emplace("content", std::move(result.content));
+  members.emplace("isError", result.is_error);
   if (result.structured) {
     if (call.era == Era::kModern) {
-      out["structuredContent"] = std::move(*result.structured);
+      members.emplace("structuredContent", std::move(*result.structured));
     } else if (call.version >= "2025-06-18") {
       // Legacy structuredContent must be an object (the SDK's own wrapping).
-      out["structuredContent"] = result.structured->is_object()
-                                     ? std::move(*result.structured)
-                                     : json{{"result", std::move(*result.structured)}};
+      members.emplace("structuredContent", result.structured->is_object()
+                                               ? std::move(*result.structured)
+                                               : json{{"result", std::move(*result.structured)}});
     }
   }
   return out;
