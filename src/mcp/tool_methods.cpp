@@ -75,18 +75,22 @@ void Server::Impl::ToolsCall(const json& params, const CallContext& call, ReplyO
   const std::string& name = name_it->get_ref<const std::string&>();
   const Tool* tool = tools_.Find(name);
   if (tool == nullptr) return invalid("unknown tool: " + name);
-  json arguments = params.value("arguments", json::object());
-  if (arguments.is_null()) arguments = json::object();
-  if (!arguments.is_object()) return invalid("arguments of " + name + " must be an object");
+  // The arguments are read where they are in params, not copied: the
+  // handler only reads them.
+  static const json kNoArguments = json::object();
+  const json* given = &kNoArguments;
+  if (auto found = params.find("arguments"); found != params.end() && !found->is_null()) {
+    given = &*found;
+  }
+  if (!given->is_object()) return invalid("arguments of " + name + " must be an object");
   // Clients may send the arguments wrapped as {"params": {...}}: unwrap them
   // unless the tool really has an argument called "params".
-  if (arguments.size() == 1 && arguments.contains("params") && arguments["params"].is_object()) {
+  if (auto inner = given->find("params");
+      given->size() == 1 && inner != given->end() && inner->is_object()) {
     const json& properties = tool->input_schema.value("properties", json::object());
-    if (!properties.is_object() || !properties.contains("params")) {
-      json inner = std::move(arguments["params"]);
-      arguments = std::move(inner);
-    }
+    if (!properties.is_object() || !properties.contains("params")) given = &*inner;
   }
+  const json& arguments = *given;
   if (auto valid = ValidateAgainstSchema(tool->input_schema, arguments); !valid) {
     return invalid("arguments of " + name + ": " + valid.error());
   }
