@@ -295,13 +295,33 @@ std::string FormatAuditTime(std::chrono::system_clock::time_point time) {
   const auto day = floor<days>(micros);
   const year_month_day date{day};
   const hh_mm_ss<microseconds> clock{micros - day};
-  char buffer[64];
-  std::snprintf(
-      buffer, sizeof buffer, "%04d-%02u-%02uT%02ld:%02ld:%02lld.%06lldZ", int{date.year()},
-      unsigned{date.month()}, unsigned{date.day()}, static_cast<long>(clock.hours().count()),
-      static_cast<long>(clock.minutes().count()), static_cast<long long>(clock.seconds().count()),
-      static_cast<long long>(clock.subseconds().count()));
-  return buffer;
+  const int year = int{date.year()};
+  if (year < 0 || year > 9999) {
+    char buffer[64];
+    std::snprintf(
+        buffer, sizeof buffer, "%04d-%02u-%02uT%02ld:%02ld:%02lld.%06lldZ", year,
+        unsigned{date.month()}, unsigned{date.day()}, static_cast<long>(clock.hours().count()),
+        static_cast<long>(clock.minutes().count()), static_cast<long long>(clock.seconds().count()),
+        static_cast<long long>(clock.subseconds().count()));
+    return buffer;
+  }
+  // Every entry is stamped: the digits are written in place, the same text
+  // snprintf gave (which is kept above for years it would write differently),
+  // without parsing a format each time.
+  std::string text = "0000-00-00T00:00:00.000000Z";
+  const auto put = [&text](std::size_t at, std::size_t width, long long value) {
+    for (std::size_t i = width; i-- > 0; value /= 10) {
+      text[at + i] = static_cast<char>('0' + value % 10);
+    }
+  };
+  put(0, 4, year);
+  put(5, 2, unsigned{date.month()});
+  put(8, 2, unsigned{date.day()});
+  put(11, 2, clock.hours().count());
+  put(14, 2, clock.minutes().count());
+  put(17, 2, clock.seconds().count());
+  put(20, 6, clock.subseconds().count());
+  return text;
 }
 
 json ToJson(const AuditEntry& entry) {
