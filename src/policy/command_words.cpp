@@ -119,8 +119,12 @@ bool AnyFlag(const ArgView& view, const std::vector<std::string>& flags) {
 
 bool ArgMatches(const std::vector<std::string>& patterns, std::string_view arg) {
   const std::string normalized = NormalizePath(arg);
+  // Most words are already in normal form (`src`, `--short`): their second
+  // match would repeat the first, for every pattern of every rule.
+  const bool differs = normalized != arg;
   for (const std::string& pattern : patterns) {
-    if (pattern == arg || util::GlobMatches(pattern, arg) || util::GlobMatches(pattern, normalized))
+    if (pattern == arg || util::GlobMatches(pattern, arg) ||
+        (differs && util::GlobMatches(pattern, normalized)))
       return true;
   }
   return false;
