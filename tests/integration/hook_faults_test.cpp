@@ -246,7 +246,8 @@ TEST_F(HookFaults, ADatabaseThatIsNotAFileStillGetsTheFailSafeAnswer) {
 
 // Feeds `input` and measures until the answer line is on stdout. The budget
 // is half the bound asserted, which also allows for the process's own start
-// (StartCost: a sanitizer build spends 0.3-0.5 s loading before main).
+// (StartCost: a sanitizer build spends a tenth of a second or more loading
+// before main).
 struct TimedAnswer {
   std::optional<std::string> line;
   Clock::duration took{};
