@@ -3,8 +3,10 @@
 // lists every subcommand, that a subcommand's help shows its options, and that
 // the global option's value is not mistaken for the subcommand.
 
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include "build_tree.h"
 #include "serve_client.h"
 
 namespace togmal::testing {
@@ -20,6 +22,21 @@ TEST(CommandLine, HelpListsEverySubcommand) {
         << name << " missing from:\n"
         << output.out;
   }
+}
+
+// Tests skip their budgets where SanitizedBuild() says so (the training
+// budget, serve's RSS, WarmHeap), and the test programs are compiled the same
+// in every tree: the tree's answer must match both this process and the binary.
+TEST(CommandLine, TheBinaryIsSanitizedExactlyWhenTheTreeSaysSo) {
+  const bool runtime_here = dlsym(RTLD_DEFAULT, "__asan_init") != nullptr;
+  EXPECT_EQ(runtime_here, SanitizedBuild());
+  // AddressSanitizer lists its flags on stderr when asked; a plain binary ignores the variable.
+  ProcessOutput version =
+      RunProcess({TogmalBinary(), "--version"}, "", {{"ASAN_OPTIONS", "help=1"}});
+  EXPECT_EQ(version.exit_code, 0) << version.err;
+  const bool binary_sanitized =
+      version.err.find("Available flags for AddressSanitizer") != std::string::npos;
+  EXPECT_EQ(binary_sanitized, SanitizedBuild()) << version.err.substr(0, 300);
 }
 
 TEST(CommandLine, GlobalLogLevelBeforeTheSubcommand) {
