@@ -2,12 +2,18 @@
 
 #include <re2/filtered_re2.h>
 #include <re2/re2.h>
-#include <re2/set.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
+
+#include "atom_scanner.h"
+#include "detector_evidence.h"
+#include "pattern_lines.h"
 
 namespace togmal::analysis {
 namespace {
@@ -18,24 +24,42 @@ namespace {
 // this is most of the second pass's cost: 8 spans made a 25 KB analysis take
 // 271 µs, 3 take 182 µs (docs/performance.md).
 constexpr int kMaxSpansPerSignal = 3;
-// One DFA over every pattern whole never settles on new text: the windows
-// (`[^.\n]{0,40}`) of a few dozen patterns combine into a new DFA state at
-// nearly every byte, so each unseen text was built state by state (2.6 µs a
-// byte, two threads queued on the DFA's lock). Instead the set holds only
-// the literal strings each pattern needs (RE2's FilteredRE2 atoms), a DFA of
-// a few thousand states that settles, and only the patterns whose atoms are
-// all present are run, each on its own small DFA.
+// One DFA over every pattern whole never settles on new text (the product of
+// 228 patterns' partial matches is a new state at nearly every byte), so each
+// pattern keeps its own RE2, run only where the literal strings it needs (its
+// FilteredRE2 atoms) occur: one Aho-Corasick pass over the text finds the
+// atoms line by line (atom_scanner.h), and a pattern that cannot match a '\n'
+// (pattern_lines.h) runs only on the lines whose atoms satisfy its prefilter.
+// A pattern that can span lines runs over the whole text when the text's atoms
+// satisfy its prefilter (docs/performance.md, "Line-local evaluation").
 constexpr int kMinAtomLength = 3;
-constexpr int64_t kAtomSetMaxMem = int64_t{16} << 20;
+constexpr std::uint32_t kNoLine = std::numeric_limits<std::uint32_t>::max();
 
 enum class EntryKind { kSignal, kCheck };
 
-/// One pattern of the set: which category and which signal or check it is.
+/// One pattern: which category and which signal or check it is, and how the
+/// bank decides where to run it.
 struct Entry {
   std::size_t category = 0;
   EntryKind kind = EntryKind::kSignal;
-  std::size_t index = 0;    ///< into the category's signals or checks
-  const RE2* re = nullptr;  ///< owned by DetectorBank::Impl::filter
+  std::size_t index = 0;  ///< into the category's signals or checks
+  /// This pattern alone, so that its prefilter can be asked about the atoms of
+  /// one line (a filter of all 228 costs 4–70 µs a question). Owns `re`.
+  std::unique_ptr<re2::FilteredRE2> filter;
+  const RE2* re = nullptr;
+  /// No match can hold a '\n': the pattern runs on candidate lines only.
+  bool line_local = false;
+  /// The prefilter needs no atom (too short or none): run on the whole text.
+  bool unfiltered = false;
+  /// Per atom of `filter` (its index there): whether it alone satisfies the
+  /// prefilter, which answers most lines without asking `filter`.
+  std::vector<bool> sufficient;
+};
+
+/// An atom's use by one entry: the entry and the atom's index in its filter.
+struct AtomUse {
+  std::uint32_t entry = 0;
+  int local = 0;
 };
 
 std::string WithFlags(const std::string& pattern, bool case_sensitive) {
@@ -49,61 +73,114 @@ RE2::Options PatternOptions() {
   return options;
 }
 
+/// Whether `filter`'s one pattern may match given these of its atoms.
+bool Potential(const re2::FilteredRE2& filter, const std::vector<int>& atoms) {
+  std::vector<int> potentials;
+  filter.AllPotentials(atoms, &potentials);
+  return !potentials.empty();
+}
+
+/// Spans of one pattern in text[from, to] (`text` whole as the context of
+/// \b, ^ and $), appended to `spans` until it holds `wanted`; `pos` is where
+/// the search resumes (past the last span) and is advanced.
+void AppendSpans(const RE2& re, std::string_view text, std::size_t& pos, std::size_t to,
+                 const std::string& name, std::size_t wanted, std::vector<SignalHit>& spans) {
+  const re2::StringPiece whole(text.data(), text.size());
+  re2::StringPiece match;
+  while (pos <= to && spans.size() < wanted &&
+         re.Match(whole, pos, to, RE2::UNANCHORED, &match, 1)) {
+    const auto start = static_cast<std::size_t>(match.data() - text.data());
+    const std::size_t end = start + match.size();
+    spans.push_back(SignalHit{name, std::string(match.data(), match.size()), start, end});
+    pos = end > start ? end : end + 1;  // never loop on an empty match
+  }
+}
+
 }  // namespace
 
 struct DetectorBank::Impl {
   Catalogue catalogue;
   std::vector<Entry> entries;
-  re2::FilteredRE2 filter{kMinAtomLength};
-  /// The atoms filter's patterns need, case-insensitive; null when none has any.
-  std::unique_ptr<RE2::Set> atoms;
+  /// Every entry's atoms, each once; null when no pattern has any.
+  std::unique_ptr<AtomScanner> scanner;
+  /// Per atom of `scanner`, the entries that use it: uses[use_begin[a] ..
+  /// use_begin[a + 1]).
+  std::vector<std::uint32_t> use_begin;
+  std::vector<AtomUse> uses;
 
-  /// Indices of the entries whose atoms all occur in `text` (a superset of
-  /// the entries that match), in ascending order.
-  std::vector<int> Candidates(std::string_view text) const {
-    const re2::StringPiece whole(text.data(), text.size());
-    std::vector<int> found_atoms;
-    if (atoms != nullptr) {
-      RE2::Set::ErrorInfo error;
-      if (!atoms->Match(whole, &found_atoms, &error) && error.kind != RE2::Set::kNoError) {
-        // Out of memory: every entry is a candidate (still linear, pattern by pattern).
-        spdlog::warn("detector atom scan failed (error {}); trying every pattern",
-                     static_cast<int>(error.kind));
-        std::vector<int> all(entries.size());
-        for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
-        return all;
-      }
-    }
-    std::vector<int> candidates;
-    filter.AllPotentials(found_atoms, &candidates);
-    std::sort(candidates.begin(), candidates.end());
-    return candidates;
-  }
-
-  /// Spans of one pattern; stops once `wanted` matches are found.
-  static std::vector<SignalHit> Spans(const RE2& re, std::string_view text, const std::string& name,
-                                      int wanted) {
-    std::vector<SignalHit> spans;
-    const re2::StringPiece whole(text.data(), text.size());
-    std::size_t pos = 0;
-    re2::StringPiece match;
-    while (pos <= text.size() && static_cast<int>(spans.size()) < wanted &&
-           re.Match(whole, pos, text.size(), RE2::UNANCHORED, &match, 1)) {
-      const auto start = static_cast<std::size_t>(match.data() - text.data());
-      const std::size_t end = start + match.size();
-      spans.push_back(SignalHit{name, std::string(match.data(), match.size()), start, end});
-      pos = end > start ? end : end + 1;  // never loop on an empty match
-    }
-    return spans;
-  }
-
-  struct Evidence {
-    std::vector<std::vector<std::vector<SignalHit>>> spans;  ///< [category][signal]
-    std::vector<std::vector<bool>> checks;                   ///< [category][check]
+  /// Where each entry is to run on one text.
+  struct Plan {
+    AtomScanner::Result scan;
+    /// Per entry: run over the whole text.
+    std::vector<bool> whole;
+    /// Per line-local entry, the lines whose atoms satisfy its prefilter, ascending.
+    std::vector<std::vector<std::uint32_t>> lines;
   };
 
-  Evidence Collect(std::string_view text) const {
-    Evidence evidence;
+  Plan MakePlan(std::string_view text) const {
+    Plan plan;
+    plan.whole.assign(entries.size(), false);
+    plan.lines.resize(entries.size());
+    for (std::size_t e = 0; e < entries.size(); ++e) plan.whole[e] = entries[e].unfiltered;
+    if (scanner == nullptr) return plan;
+    scanner->Scan(text, plan.scan);
+
+    // A line-local entry's atoms on the current line that are not enough
+    // alone; asked of its filter once the line's atoms are all known.
+    std::vector<std::uint32_t> marked(entries.size(), kNoLine);  // line last added
+    std::vector<std::uint32_t> pending_on(entries.size(), kNoLine);
+    std::vector<std::vector<int>> pending(entries.size());
+    std::vector<std::uint32_t> touched;
+    // The atoms anywhere in the text, per entry that can span lines.
+    std::vector<std::vector<int>> anywhere(entries.size());
+
+    const std::vector<AtomScanner::Hit>& hits = plan.scan.hits;
+    for (std::size_t h = 0; h < hits.size();) {
+      const std::uint32_t line = hits[h].line;
+      for (; h < hits.size() && hits[h].line == line; ++h) {
+        const std::uint32_t atom = hits[h].atom;
+        for (std::uint32_t u = use_begin[atom]; u < use_begin[atom + 1]; ++u) {
+          const AtomUse& use = uses[u];
+          const Entry& entry = entries[use.entry];
+          if (!entry.line_local) {
+            anywhere[use.entry].push_back(use.local);
+          } else if (marked[use.entry] == line) {
+            continue;
+          } else if (entry.sufficient[static_cast<std::size_t>(use.local)]) {
+            marked[use.entry] = line;
+            plan.lines[use.entry].push_back(line);
+          } else {
+            if (pending_on[use.entry] != line) {
+              pending_on[use.entry] = line;
+              pending[use.entry].clear();
+              touched.push_back(use.entry);
+            }
+            pending[use.entry].push_back(use.local);
+          }
+        }
+      }
+      for (std::uint32_t e : touched) {
+        // One atom that is not enough alone is not enough (the prefilter is
+        // monotone); two or more are asked of the entry's own filter.
+        if (marked[e] != line && pending[e].size() >= 2 &&
+            Potential(*entries[e].filter, pending[e])) {
+          marked[e] = line;
+          plan.lines[e].push_back(line);
+        }
+      }
+      touched.clear();
+    }
+    for (std::size_t e = 0; e < entries.size(); ++e) {
+      if (entries[e].line_local || entries[e].unfiltered || anywhere[e].empty()) continue;
+      std::sort(anywhere[e].begin(), anywhere[e].end());
+      anywhere[e].erase(std::unique(anywhere[e].begin(), anywhere[e].end()), anywhere[e].end());
+      plan.whole[e] = Potential(*entries[e].filter, anywhere[e]);
+    }
+    return plan;
+  }
+
+  DetectorEvidence Collect(std::string_view text) const {
+    DetectorEvidence evidence;
     evidence.spans.resize(catalogue.categories.size());
     evidence.checks.resize(catalogue.categories.size());
     for (std::size_t c = 0; c < catalogue.categories.size(); ++c) {
@@ -111,23 +188,49 @@ struct DetectorBank::Impl {
       evidence.checks[c].assign(catalogue.categories[c].checks.size(), false);
     }
     if (text.empty()) return evidence;
+    const Plan plan = MakePlan(text);
     const re2::StringPiece whole(text.data(), text.size());
-    for (int candidate : Candidates(text)) {
-      const Entry& entry = entries[static_cast<std::size_t>(candidate)];
+    for (std::size_t e = 0; e < entries.size(); ++e) {
+      const Entry& entry = entries[e];
+      const std::vector<std::uint32_t>& lines = plan.lines[e];
+      if (!plan.whole[e] && lines.empty()) continue;
       if (entry.kind == EntryKind::kCheck) {
-        if (RE2::PartialMatch(whole, *entry.re))
-          evidence.checks[entry.category][entry.index] = true;
+        auto holds = evidence.checks[entry.category][entry.index];  // vector<bool>'s proxy
+        if (holds) continue;  // another of the check's patterns already matched
+        if (plan.whole[e]) {
+          holds = RE2::PartialMatch(whole, *entry.re);
+          continue;
+        }
+        for (std::uint32_t line : lines) {
+          if (entry.re->Match(whole, plan.scan.line_starts[line], plan.scan.line_ends[line],
+                              RE2::UNANCHORED, nullptr, 0)) {
+            holds = true;
+            break;
+          }
+        }
         continue;
       }
       const SignalSpec& signal = catalogue.categories[entry.category].signals[entry.index];
-      evidence.spans[entry.category][entry.index] =
-          Spans(*entry.re, text, signal.name, std::max(signal.min_count, kMaxSpansPerSignal));
+      const auto wanted = static_cast<std::size_t>(std::max(signal.min_count, kMaxSpansPerSignal));
+      std::vector<SignalHit>& spans = evidence.spans[entry.category][entry.index];
+      std::size_t pos = 0;
+      if (plan.whole[e]) {
+        AppendSpans(*entry.re, text, pos, text.size(), signal.name, wanted, spans);
+        continue;
+      }
+      // No match crosses a line, and every line with a match is in `lines`,
+      // so the whole text's first matches are these lines' first matches.
+      for (std::uint32_t line : lines) {
+        if (spans.size() >= wanted) break;
+        pos = std::max(pos, plan.scan.line_starts[line]);
+        AppendSpans(*entry.re, text, pos, plan.scan.line_ends[line], signal.name, wanted, spans);
+      }
     }
     return evidence;
   }
 
   /// Whether signal `s` of category `c` fires given the evidence.
-  bool Fires(const Evidence& evidence, std::size_t c, std::size_t s) const {
+  bool Fires(const DetectorEvidence& evidence, std::size_t c, std::size_t s) const {
     const CategorySpec& category = catalogue.categories[c];
     const SignalSpec& signal = category.signals[s];
     if (static_cast<int>(evidence.spans[c][s].size()) < signal.min_count) return false;
@@ -145,19 +248,43 @@ DetectorBank::~DetectorBank() = default;
 
 const Catalogue& DetectorBank::catalogue() const { return impl_->catalogue; }
 
+DetectorEvidence CollectEvidence(const DetectorBank& bank, std::string_view text) {
+  return bank.impl_->Collect(text);
+}
+
 Result<std::unique_ptr<DetectorBank>> DetectorBank::Build(Catalogue catalogue) {
   auto impl = std::make_unique<Impl>();
+  std::vector<std::string> atoms;  // every entry's, each once
+  std::unordered_map<std::string, std::uint32_t> atom_ids;
+  std::vector<std::pair<std::uint32_t, AtomUse>> uses;  // (atom, use)
 
   auto add = [&](std::size_t c, EntryKind kind, std::size_t index, const std::string& pattern,
                  bool case_sensitive, int line) -> Result<void> {
     const std::string full = WithFlags(pattern, case_sensitive);
     const std::string where = catalogue.source + ":" + std::to_string(line) + ": ";
+    Entry entry{c, kind, index, std::make_unique<re2::FilteredRE2>(kMinAtomLength)};
     int id = -1;
-    if (impl->filter.Add(full, PatternOptions(), &id) != RE2::NoError) {
+    if (entry.filter->Add(full, PatternOptions(), &id) != RE2::NoError) {
       const RE2 bad(full, PatternOptions());
       return Fail(where + "bad pattern '" + pattern + "': " + bad.error());
     }
-    impl->entries.push_back(Entry{c, kind, index, &impl->filter.GetRE2(id)});
+    std::vector<std::string> own_atoms;
+    entry.filter->Compile(&own_atoms);
+    entry.re = &entry.filter->GetRE2(id);
+    entry.line_local = !MayMatchNewline(full);
+    entry.unfiltered = own_atoms.empty() || Potential(*entry.filter, {});
+    const auto entry_id = static_cast<std::uint32_t>(impl->entries.size());
+    if (!entry.unfiltered) {
+      for (std::size_t a = 0; a < own_atoms.size(); ++a) {
+        const auto [it, inserted] =
+            atom_ids.emplace(own_atoms[a], static_cast<std::uint32_t>(atoms.size()));
+        if (inserted) atoms.push_back(own_atoms[a]);
+        uses.emplace_back(it->second, AtomUse{entry_id, static_cast<int>(a)});
+        entry.sufficient.push_back(entry.line_local &&
+                                   Potential(*entry.filter, {static_cast<int>(a)}));
+      }
+    }
+    impl->entries.push_back(std::move(entry));
     return {};
   };
   for (std::size_t c = 0; c < catalogue.categories.size(); ++c) {
@@ -179,25 +306,16 @@ Result<std::unique_ptr<DetectorBank>> DetectorBank::Build(Catalogue catalogue) {
       }
     }
   }
-  if (!impl->entries.empty()) {
-    std::vector<std::string> atoms;
-    impl->filter.Compile(&atoms);
-    if (!atoms.empty()) {
-      RE2::Options atom_options;
-      atom_options.set_log_errors(false);
-      atom_options.set_case_sensitive(false);  // the atoms are lower-cased
-      atom_options.set_max_mem(kAtomSetMaxMem);
-      impl->atoms = std::make_unique<RE2::Set>(atom_options, RE2::UNANCHORED);
-      for (const std::string& atom : atoms) {
-        std::string error;
-        if (impl->atoms->Add(RE2::QuoteMeta(atom), &error) < 0) {
-          return Fail(catalogue.source + ": detector atom '" + atom + "': " + error);
-        }
-      }
-      if (!impl->atoms->Compile()) {
-        return Fail(catalogue.source + ": the detector atoms do not fit in the regex set's memory");
-      }
+  if (!atoms.empty()) {
+    impl->scanner = std::make_unique<AtomScanner>(atoms);
+    std::stable_sort(uses.begin(), uses.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    impl->use_begin.assign(atoms.size() + 1, 0);
+    for (const auto& [atom, use] : uses) {
+      ++impl->use_begin[atom + 1];
+      impl->uses.push_back(use);
     }
+    for (std::size_t a = 0; a < atoms.size(); ++a) impl->use_begin[a + 1] += impl->use_begin[a];
   }
   impl->catalogue = std::move(catalogue);
   return std::unique_ptr<DetectorBank>(new DetectorBank(std::move(impl)));
@@ -206,8 +324,8 @@ Result<std::unique_ptr<DetectorBank>> DetectorBank::Build(Catalogue catalogue) {
 Analysis DetectorBank::Analyze(std::string_view text, std::string_view context) const {
   const Impl& impl = *impl_;
   const Catalogue& catalogue = impl.catalogue;
-  const Impl::Evidence evidence = impl.Collect(text);
-  const Impl::Evidence context_evidence = impl.Collect(context);
+  const DetectorEvidence evidence = impl.Collect(text);
+  const DetectorEvidence context_evidence = impl.Collect(context);
 
   Analysis analysis;
   for (std::size_t c = 0; c < catalogue.categories.size(); ++c) {

@@ -1,8 +1,9 @@
 #pragma once
-/// The detector bank: every pattern of every category (signals and checks)
-/// compiled once into one RE2::Set. Analysing a text is one scan of the set,
-/// then a second pass over only the patterns that hit to find their spans,
-/// then scoring. Linear in the text's length.
+/// The detector bank: every pattern of every category (signals and checks),
+/// compiled once. Analysing a text is one pass that finds the literal strings
+/// the patterns need, line by line, then each pattern run only where those
+/// strings allow a match (on those lines, or on the whole text for a pattern
+/// that can span lines), then scoring. Linear in the text's length.
 
 #include <memory>
 #include <string_view>
@@ -12,6 +13,8 @@
 #include "togmal/util/result.h"
 
 namespace togmal::analysis {
+
+struct DetectorEvidence;  // src/analysis/detector_evidence.h
 
 class DetectorBank {
  public:
@@ -30,6 +33,7 @@ class DetectorBank {
   const Catalogue& catalogue() const;
 
  private:
+  friend DetectorEvidence CollectEvidence(const DetectorBank& bank, std::string_view text);
   struct Impl;
   explicit DetectorBank(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;

@@ -1,4 +1,4 @@
-// The detector bank's engine (one RE2::Set scan, spans, checks, scoring,
+// The detector bank's engine (atoms, spans, checks, scoring,
 // interventions) on small purpose-built catalogues, and the first specification's
 // examples on the embedded catalogue.
 
