@@ -9,6 +9,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -127,13 +128,43 @@ TEST(AtomScanner, KelvinSignAndLongSFoldAsRe2Does) {
   EXPECT_EQ(Scan({"\xC5\xBFure"}, "SURE"), (Found{{0, 0}}));
 }
 
-TEST(AtomScanner, NonAsciiAtomsAreReportedOnEveryNonAsciiLine) {
+TEST(AtomScanner, CasedNonAsciiAtomsAreReportedOnEveryNonAsciiLine) {
   // "café" might be written "CAFÉ", which ASCII folding does not see: such an
   // atom is reported on every line holding a non-ASCII byte, and only there.
-  const std::vector<std::string> atoms = {"caf\xC3\xA9", "i\xE2\x80\x99m"};
-  EXPECT_EQ(Scan(atoms, "CAF\xC3\x89\nplain caf\nI\xE2\x80\x99m here"),
+  const std::vector<std::string> atoms = {"caf\xC3\xA9",
+                                          "schr\xC3\xB6"
+                                          "dinger"};
+  EXPECT_EQ(Scan(atoms, "CAF\xC3\x89\nplain caf\n\xE2\x80\x99"),
             (Found{{0, 0}, {0, 1}, {2, 0}, {2, 1}}));
   EXPECT_EQ(Scan(atoms, "ascii only"), Found{});
+}
+
+TEST(AtomScanner, CaselessNonAsciiCharactersMatchAsTheirBytes) {
+  // ’ and — have no case in RE2's folding: their atoms are found where they
+  // occur and nowhere else, whatever else the line holds.
+  const std::vector<std::string> atoms = {"i\xE2\x80\x99m", "\xE2\x80\x94 not"};
+  EXPECT_EQ(Scan(atoms, "I\xE2\x80\x99M sure \xE2\x80\x94 NOT\nI'm \xC3\xA9\ni\xE2\x80\x99m"),
+            (Found{{0, 0}, {0, 1}, {2, 0}}));
+}
+
+TEST(AtomScanner, EndsAndEveryOccurrence) {
+  // "ab" is reported at each occurrence, "cd" once a line; each hit says
+  // where its atom ends, and hits come in the order of their ends.
+  const AtomScanner scanner({"ab", "cd", "bc"}, {true, false, false});
+  AtomScanner::Result result;
+  scanner.Scan("ab abcd cd\nxxab cd", result);
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::size_t>> hits;
+  for (const AtomScanner::Hit& hit : result.hits) hits.emplace_back(hit.line, hit.atom, hit.end);
+  EXPECT_EQ(hits, (std::vector<std::tuple<std::uint32_t, std::uint32_t, std::size_t>>{
+                      {0, 0, 2}, {0, 0, 5}, {0, 2, 6}, {0, 1, 7}, {1, 0, 15}, {1, 1, 18}}));
+  EXPECT_TRUE(scanner.Exact(0));
+  // A cased non-ASCII atom is placed at its line's end only.
+  const AtomScanner cased({"caf\xC3\xA9", "i\xE2\x80\x99m"});
+  EXPECT_FALSE(cased.Exact(0));
+  EXPECT_TRUE(cased.Exact(1));
+  cased.Scan("x CAF\xC3\x89 y", result);
+  ASSERT_EQ(result.hits.size(), 1u);
+  EXPECT_EQ(result.hits[0].end, 9u);
 }
 
 TEST(AtomScanner, AgreesWithANaiveSearchOnMixedText) {
