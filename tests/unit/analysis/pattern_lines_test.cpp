@@ -52,5 +52,35 @@ TEST(PatternLines, WhatCanMatchANewlineSaysSo) {
   }
 }
 
+TEST(PatternLines, MatchableBytes) {
+  const auto words = MatchableBytes(R"((?i)\bwater[- ]fuel\s+cell\b)");
+  for (char c : std::string("waterWATER- fuelFUEL\n\t"))
+    EXPECT_TRUE(words[static_cast<unsigned char>(c)]) << c;
+  for (char c : std::string(".,?!:;()0123456789\"'"))
+    EXPECT_FALSE(words[static_cast<unsigned char>(c)]) << c;
+  EXPECT_TRUE(words[0xE2]) << "bytes >= 0x80 always count";
+
+  // A window excludes what its negated class lists.
+  const auto window = MatchableBytes(R"(\bx\b[^.?!\n]{0,40}\by)");
+  for (char c : std::string(".?!\n")) EXPECT_FALSE(window[static_cast<unsigned char>(c)]) << c;
+  for (char c : std::string(",;: xXyYabc")) EXPECT_TRUE(window[static_cast<unsigned char>(c)]) << c;
+  EXPECT_FALSE(MatchableBytes(R"(x{2,5})")['2']) << "a repetition's digits are syntax";
+  EXPECT_TRUE(MatchableBytes(R"(a{)")['{']) << "a '{' that is no repetition is a literal";
+  EXPECT_TRUE(MatchableBytes(R"(\d{1,3}%)")['%']);
+  EXPECT_TRUE(MatchableBytes(R"(\d{1,3}%)")['7']);
+
+  // Classes: ranges, escapes, negated letters kept in both cases.
+  EXPECT_TRUE(MatchableBytes(R"([a-c])")['B']);
+  EXPECT_FALSE(MatchableBytes(R"([a-c])")['d']);
+  EXPECT_TRUE(MatchableBytes(R"([^a])")['a']) << "a negated letter is not narrowed";
+  EXPECT_FALSE(MatchableBytes(R"([^,])")[',']);
+  EXPECT_TRUE(MatchableBytes(R"(\W)")['.']);
+  EXPECT_FALSE(MatchableBytes(R"(\w+)")['.']);
+  EXPECT_TRUE(MatchableBytes(R"(\pL)")['.']) << "not understood: every byte";
+  EXPECT_TRUE(MatchableBytes(R"([[:alpha:]])")['.']);
+  EXPECT_TRUE(MatchableBytes(R"(a.b)")[',']);
+  EXPECT_FALSE(MatchableBytes(R"(a.b)")['\n']);
+}
+
 }  // namespace
 }  // namespace togmal::analysis
