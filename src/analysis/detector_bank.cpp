@@ -4,6 +4,7 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <bitset>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -29,13 +30,32 @@ constexpr int kMaxSpansPerSignal = 3;
 // pattern keeps its own RE2, run only where the literal strings it needs (its
 // FilteredRE2 atoms) occur: one Aho-Corasick pass over the text finds the
 // atoms line by line (atom_scanner.h), and a pattern that cannot match a '\n'
-// (pattern_lines.h) runs only on the lines whose atoms satisfy its prefilter.
-// A pattern that can span lines runs over the whole text when the text's atoms
-// satisfy its prefilter (docs/performance.md, "Line-local evaluation").
-constexpr int kMinAtomLength = 3;
+// (pattern_lines.h) runs only on the lines whose atoms satisfy its prefilter;
+// one that can, but not some other byte (`you\s+should` never holds a '.'),
+// on the stretches between such bytes whose atoms do. The rest run over the
+// whole text when the text's atoms satisfy their prefilter
+// (docs/performance.md, "Line-local evaluation").
+// Atoms are taken at least 3 bytes long where that leaves the pattern any
+// (shorter ones occur on more lines); 20 of the 28 patterns that would have
+// none, such as `\brm\s+-\w*r`, have some of 2 (`rm`) and are still run only
+// where those occur. 1 byte would leave one pattern without atoms instead of
+// 8, but atoms such as ` ` or a digit make the scan report most bytes.
+constexpr int kMinAtomLengths[] = {3, 2};
+// A pattern's run on one line or segment costs about as much as this many more
+// bytes of a whole-text run (RE2::Match's set-up per call), so a pattern whose
+// lines would cost more than the whole text runs on the whole text: the same
+// matches, found in one call.
+constexpr std::size_t kLineRunOverhead = 256;
 constexpr std::uint32_t kNoLine = std::numeric_limits<std::uint32_t>::max();
 
 enum class EntryKind { kSignal, kCheck };
+
+/// How far a match of a pattern can reach, which decides where it is run.
+enum class Reach {
+  kLine,     ///< never a '\n': on the lines whose atoms satisfy its prefilter
+  kSegment,  ///< a '\n' but not some other byte: on the stretches between those bytes
+  kWhole,    ///< anything (or no atoms): on the whole text
+};
 
 /// One pattern: which category and which signal or check it is, and how the
 /// bank decides where to run it.
@@ -47,8 +67,11 @@ struct Entry {
   /// one line (a filter of all 228 costs 4–70 µs a question). Owns `re`.
   std::unique_ptr<re2::FilteredRE2> filter;
   const RE2* re = nullptr;
-  /// No match can hold a '\n': the pattern runs on candidate lines only.
-  bool line_local = false;
+  /// Where the pattern runs: its candidate lines, its candidate segments
+  /// (stretches without a byte of `boundary`), or the whole text.
+  Reach reach = Reach::kWhole;
+  /// The bytes no match holds (MatchableBytes' complement), for kSegment.
+  std::bitset<256> boundary;
   /// The prefilter needs no atom (too short or none): run on the whole text.
   bool unfiltered = false;
   /// Per atom of `filter` (its index there): whether it alone satisfies the
@@ -108,47 +131,107 @@ struct DetectorBank::Impl {
   std::vector<std::uint32_t> use_begin;
   std::vector<AtomUse> uses;
 
+  /// A stretch of text [start, end) that one entry runs on.
+  struct Range {
+    std::size_t start = 0;
+    std::size_t end = 0;
+  };
+
   /// Where each entry is to run on one text.
   struct Plan {
     AtomScanner::Result scan;
     /// Per entry: run over the whole text.
     std::vector<bool> whole;
-    /// Per line-local entry, the lines whose atoms satisfy its prefilter, ascending.
-    std::vector<std::vector<std::uint32_t>> lines;
+    /// Per entry that runs on lines or segments, those whose atoms satisfy
+    /// its prefilter, ascending.
+    std::vector<std::vector<Range>> ranges;
   };
+
+  /// An atom occurrence for an entry that runs on segments.
+  struct SegmentHit {
+    std::size_t end = 0;  ///< one past the atom's last byte
+    int local = 0;        ///< the atom's index in the entry's filter
+  };
+
+  /// Adds the segment around the atom ending at `hit_end` (the maximal
+  /// stretch without a byte of `boundary`) to `ranges` when `atoms` (the
+  /// entry's atoms in it) satisfy its prefilter.
+  static void CloseSegment(const Entry& entry, Range segment, bool satisfied,
+                           const std::vector<int>& atoms, std::vector<Range>& ranges) {
+    if (satisfied || (atoms.size() >= 2 && Potential(*entry.filter, atoms))) {
+      ranges.push_back(segment);
+    }
+  }
+
+  std::vector<Range> Segments(const Entry& entry, std::string_view text,
+                              const std::vector<SegmentHit>& hits) const {
+    std::vector<Range> ranges;
+    const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+    Range segment;
+    bool open = false;
+    bool satisfied = false;
+    std::vector<int> atoms;
+    for (const SegmentHit& hit : hits) {
+      // Hits come in the order of their ends, and an atom holds no boundary
+      // byte (it is part of every match), so a hit that ends past the open
+      // segment starts past it too.
+      if (!open || hit.end > segment.end) {
+        if (open) CloseSegment(entry, segment, satisfied, atoms, ranges);
+        segment.start = hit.end - 1;
+        while (segment.start > 0 && !entry.boundary[bytes[segment.start - 1]]) --segment.start;
+        segment.end = hit.end;
+        while (segment.end < text.size() && !entry.boundary[bytes[segment.end]]) ++segment.end;
+        open = true;
+        satisfied = false;
+        atoms.clear();
+      }
+      if (satisfied) continue;
+      if (entry.sufficient[static_cast<std::size_t>(hit.local)]) {
+        satisfied = true;
+      } else {
+        atoms.push_back(hit.local);
+      }
+    }
+    if (open) CloseSegment(entry, segment, satisfied, atoms, ranges);
+    return ranges;
+  }
 
   Plan MakePlan(std::string_view text) const {
     Plan plan;
     plan.whole.assign(entries.size(), false);
-    plan.lines.resize(entries.size());
+    plan.ranges.resize(entries.size());
     for (std::size_t e = 0; e < entries.size(); ++e) plan.whole[e] = entries[e].unfiltered;
     if (scanner == nullptr) return plan;
     scanner->Scan(text, plan.scan);
 
-    // A line-local entry's atoms on the current line that are not enough
-    // alone; asked of its filter once the line's atoms are all known.
+    // A line entry's atoms on the current line that are not enough alone;
+    // asked of its filter once the line's atoms are all known.
     std::vector<std::uint32_t> marked(entries.size(), kNoLine);  // line last added
     std::vector<std::uint32_t> pending_on(entries.size(), kNoLine);
     std::vector<std::vector<int>> pending(entries.size());
     std::vector<std::uint32_t> touched;
-    // The atoms anywhere in the text, per entry that can span lines.
+    // The atoms anywhere in the text, per entry that runs on the whole text.
     std::vector<std::vector<int>> anywhere(entries.size());
+    std::vector<std::vector<SegmentHit>> segment_hits(entries.size());
 
     const std::vector<AtomScanner::Hit>& hits = plan.scan.hits;
     for (std::size_t h = 0; h < hits.size();) {
       const std::uint32_t line = hits[h].line;
+      const Range line_range{plan.scan.line_starts[line], plan.scan.line_ends[line]};
       for (; h < hits.size() && hits[h].line == line; ++h) {
         const std::uint32_t atom = hits[h].atom;
         for (std::uint32_t u = use_begin[atom]; u < use_begin[atom + 1]; ++u) {
           const AtomUse& use = uses[u];
           const Entry& entry = entries[use.entry];
-          if (!entry.line_local) {
+          if (entry.reach == Reach::kWhole) {
             anywhere[use.entry].push_back(use.local);
+          } else if (entry.reach == Reach::kSegment) {
+            segment_hits[use.entry].push_back(SegmentHit{hits[h].end, use.local});
           } else if (marked[use.entry] == line) {
             continue;
           } else if (entry.sufficient[static_cast<std::size_t>(use.local)]) {
             marked[use.entry] = line;
-            plan.lines[use.entry].push_back(line);
+            plan.ranges[use.entry].push_back(line_range);
           } else {
             if (pending_on[use.entry] != line) {
               pending_on[use.entry] = line;
@@ -165,13 +248,24 @@ struct DetectorBank::Impl {
         if (marked[e] != line && pending[e].size() >= 2 &&
             Potential(*entries[e].filter, pending[e])) {
           marked[e] = line;
-          plan.lines[e].push_back(line);
+          plan.ranges[e].push_back(line_range);
         }
       }
       touched.clear();
     }
     for (std::size_t e = 0; e < entries.size(); ++e) {
-      if (entries[e].line_local || entries[e].unfiltered || anywhere[e].empty()) continue;
+      if (!segment_hits[e].empty()) plan.ranges[e] = Segments(entries[e], text, segment_hits[e]);
+      std::size_t cost = 0;
+      for (const Range& range : plan.ranges[e]) cost += range.end - range.start + kLineRunOverhead;
+      if (cost > text.size()) {
+        plan.whole[e] = true;
+        plan.ranges[e].clear();
+      }
+    }
+    for (std::size_t e = 0; e < entries.size(); ++e) {
+      if (entries[e].reach != Reach::kWhole || entries[e].unfiltered || anywhere[e].empty()) {
+        continue;
+      }
       std::sort(anywhere[e].begin(), anywhere[e].end());
       anywhere[e].erase(std::unique(anywhere[e].begin(), anywhere[e].end()), anywhere[e].end());
       plan.whole[e] = Potential(*entries[e].filter, anywhere[e]);
@@ -192,8 +286,8 @@ struct DetectorBank::Impl {
     const re2::StringPiece whole(text.data(), text.size());
     for (std::size_t e = 0; e < entries.size(); ++e) {
       const Entry& entry = entries[e];
-      const std::vector<std::uint32_t>& lines = plan.lines[e];
-      if (!plan.whole[e] && lines.empty()) continue;
+      const std::vector<Range>& ranges = plan.ranges[e];
+      if (!plan.whole[e] && ranges.empty()) continue;
       if (entry.kind == EntryKind::kCheck) {
         auto holds = evidence.checks[entry.category][entry.index];  // vector<bool>'s proxy
         if (holds) continue;  // another of the check's patterns already matched
@@ -201,9 +295,8 @@ struct DetectorBank::Impl {
           holds = RE2::PartialMatch(whole, *entry.re);
           continue;
         }
-        for (std::uint32_t line : lines) {
-          if (entry.re->Match(whole, plan.scan.line_starts[line], plan.scan.line_ends[line],
-                              RE2::UNANCHORED, nullptr, 0)) {
+        for (const Range& range : ranges) {
+          if (entry.re->Match(whole, range.start, range.end, RE2::UNANCHORED, nullptr, 0)) {
             holds = true;
             break;
           }
@@ -218,12 +311,13 @@ struct DetectorBank::Impl {
         AppendSpans(*entry.re, text, pos, text.size(), signal.name, wanted, spans);
         continue;
       }
-      // No match crosses a line, and every line with a match is in `lines`,
-      // so the whole text's first matches are these lines' first matches.
-      for (std::uint32_t line : lines) {
+      // No match crosses a range's bounds, and every stretch with a match is
+      // in `ranges`, so the whole text's first matches are these ranges' first
+      // matches.
+      for (const Range& range : ranges) {
         if (spans.size() >= wanted) break;
-        pos = std::max(pos, plan.scan.line_starts[line]);
-        AppendSpans(*entry.re, text, pos, plan.scan.line_ends[line], signal.name, wanted, spans);
+        pos = std::max(pos, range.start);
+        AppendSpans(*entry.re, text, pos, range.end, signal.name, wanted, spans);
       }
     }
     return evidence;
@@ -262,17 +356,26 @@ Result<std::unique_ptr<DetectorBank>> DetectorBank::Build(Catalogue catalogue) {
                  bool case_sensitive, int line) -> Result<void> {
     const std::string full = WithFlags(pattern, case_sensitive);
     const std::string where = catalogue.source + ":" + std::to_string(line) + ": ";
-    Entry entry{c, kind, index, std::make_unique<re2::FilteredRE2>(kMinAtomLength)};
-    int id = -1;
-    if (entry.filter->Add(full, PatternOptions(), &id) != RE2::NoError) {
-      const RE2 bad(full, PatternOptions());
-      return Fail(where + "bad pattern '" + pattern + "': " + bad.error());
-    }
+    Entry entry{c, kind, index};
     std::vector<std::string> own_atoms;
-    entry.filter->Compile(&own_atoms);
+    int id = -1;
+    for (int min_length : kMinAtomLengths) {
+      entry.filter = std::make_unique<re2::FilteredRE2>(min_length);
+      if (entry.filter->Add(full, PatternOptions(), &id) != RE2::NoError) {
+        const RE2 bad(full, PatternOptions());
+        return Fail(where + "bad pattern '" + pattern + "': " + bad.error());
+      }
+      entry.filter->Compile(&own_atoms);
+      entry.unfiltered = own_atoms.empty() || Potential(*entry.filter, {});
+      if (!entry.unfiltered) break;
+    }
     entry.re = &entry.filter->GetRE2(id);
-    entry.line_local = !MayMatchNewline(full);
-    entry.unfiltered = own_atoms.empty() || Potential(*entry.filter, {});
+    const std::bitset<256> matchable = MatchableBytes(full);
+    entry.boundary = ~matchable;
+    entry.reach = !matchable['\n']       ? Reach::kLine
+                  : entry.boundary.any() ? Reach::kSegment
+                                         : Reach::kWhole;
+    if (entry.unfiltered) entry.reach = Reach::kWhole;
     const auto entry_id = static_cast<std::uint32_t>(impl->entries.size());
     if (!entry.unfiltered) {
       for (std::size_t a = 0; a < own_atoms.size(); ++a) {
@@ -280,7 +383,7 @@ Result<std::unique_ptr<DetectorBank>> DetectorBank::Build(Catalogue catalogue) {
             atom_ids.emplace(own_atoms[a], static_cast<std::uint32_t>(atoms.size()));
         if (inserted) atoms.push_back(own_atoms[a]);
         uses.emplace_back(it->second, AtomUse{entry_id, static_cast<int>(a)});
-        entry.sufficient.push_back(entry.line_local &&
+        entry.sufficient.push_back(entry.reach != Reach::kWhole &&
                                    Potential(*entry.filter, {static_cast<int>(a)}));
       }
     }
@@ -307,7 +410,19 @@ Result<std::unique_ptr<DetectorBank>> DetectorBank::Build(Catalogue catalogue) {
     }
   }
   if (!atoms.empty()) {
-    impl->scanner = std::make_unique<AtomScanner>(atoms);
+    // Segments need every occurrence of their atoms, lines one per line.
+    std::vector<bool> every_occurrence(atoms.size(), false);
+    for (const auto& [atom, use] : uses) {
+      if (impl->entries[use.entry].reach == Reach::kSegment) every_occurrence[atom] = true;
+    }
+    impl->scanner = std::make_unique<AtomScanner>(atoms, every_occurrence);
+    // An atom found only as "somewhere on this line" (one with a cased
+    // non-ASCII character) cannot place a segment: such entries run whole.
+    for (const auto& [atom, use] : uses) {
+      Entry& entry = impl->entries[use.entry];
+      if (entry.reach == Reach::kSegment && !impl->scanner->Exact(atom))
+        entry.reach = Reach::kWhole;
+    }
     std::stable_sort(uses.begin(), uses.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     impl->use_begin.assign(atoms.size() + 1, 0);
