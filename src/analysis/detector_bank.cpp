@@ -103,6 +103,17 @@ bool Potential(const re2::FilteredRE2& filter, const std::vector<int>& atoms) {
   return !potentials.empty();
 }
 
+/// Whether `filter`'s one pattern may match given these of its atoms, none of
+/// which is enough alone (`atoms` is sorted and made unique here; a segment's
+/// atoms come once per occurrence). One atom that is not enough alone is not
+/// enough, since the prefilter is monotone, so only two or more are asked.
+bool PotentialFromSeveral(const re2::FilteredRE2& filter, std::vector<int>& atoms) {
+  if (atoms.size() < 2) return false;
+  std::sort(atoms.begin(), atoms.end());
+  atoms.erase(std::unique(atoms.begin(), atoms.end()), atoms.end());
+  return atoms.size() >= 2 && Potential(filter, atoms);
+}
+
 /// Spans of one pattern in text[from, to] (`text` whole as the context of
 /// \b, ^ and $), appended to `spans` until it holds `wanted`; `pos` is where
 /// the search resumes (past the last span) and is advanced.
@@ -157,8 +168,8 @@ struct DetectorBank::Impl {
   /// stretch without a byte of `boundary`) to `ranges` when `atoms` (the
   /// entry's atoms in it) satisfy its prefilter.
   static void CloseSegment(const Entry& entry, Range segment, bool satisfied,
-                           const std::vector<int>& atoms, std::vector<Range>& ranges) {
-    if (satisfied || (atoms.size() >= 2 && Potential(*entry.filter, atoms))) {
+                           std::vector<int>& atoms, std::vector<Range>& ranges) {
+    if (satisfied || PotentialFromSeveral(*entry.filter, atoms)) {
       ranges.push_back(segment);
     }
   }
@@ -243,10 +254,7 @@ struct DetectorBank::Impl {
         }
       }
       for (std::uint32_t e : touched) {
-        // One atom that is not enough alone is not enough (the prefilter is
-        // monotone); two or more are asked of the entry's own filter.
-        if (marked[e] != line && pending[e].size() >= 2 &&
-            Potential(*entries[e].filter, pending[e])) {
+        if (marked[e] != line && PotentialFromSeveral(*entries[e].filter, pending[e])) {
           marked[e] = line;
           plan.ranges[e].push_back(line_range);
         }
