@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bitset>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <unordered_map>
@@ -46,6 +47,9 @@ constexpr int kMinAtomLengths[] = {3, 2};
 // lines would cost more than the whole text runs on the whole text: the same
 // matches, found in one call.
 constexpr std::size_t kLineRunOverhead = 256;
+// Patterns with up to this many atoms have the pairs of atoms that satisfy
+// their prefilter worked out when the bank is built (Entry::pairs).
+constexpr std::size_t kMaxPairAtoms = 160;
 constexpr std::uint32_t kNoLine = std::numeric_limits<std::uint32_t>::max();
 
 enum class EntryKind { kSignal, kCheck };
@@ -77,6 +81,13 @@ struct Entry {
   /// Per atom of `filter` (its index there): whether it alone satisfies the
   /// prefilter, which answers most lines without asking `filter`.
   std::vector<bool> sufficient;
+  /// For a pattern with at most kMaxPairAtoms atoms: per atom, a bit per
+  /// other atom with which it satisfies the prefilter (`pair_words` words an
+  /// atom). Most lines with two atoms that are not enough alone are then
+  /// answered without asking `filter` (two allocations and a tree walk a
+  /// question, most of the planning's time).
+  std::vector<std::uint64_t> pairs;
+  std::size_t pair_words = 0;
 };
 
 /// An atom's use by one entry: the entry and the atom's index in its filter.
@@ -107,11 +118,32 @@ bool Potential(const re2::FilteredRE2& filter, const std::vector<int>& atoms) {
 /// which is enough alone (`atoms` is sorted and made unique here; a segment's
 /// atoms come once per occurrence). One atom that is not enough alone is not
 /// enough, since the prefilter is monotone, so only two or more are asked.
-bool PotentialFromSeveral(const re2::FilteredRE2& filter, std::vector<int>& atoms) {
+///
+/// What is still asked is kept in `known` for the rest of the analysis (keyed
+/// by the entry and its atoms): the same few combinations recur line after line.
+bool PotentialFromSeveral(std::uint32_t e, const Entry& entry, std::vector<int>& atoms,
+                          std::unordered_map<std::string, bool>& known) {
   if (atoms.size() < 2) return false;
   std::sort(atoms.begin(), atoms.end());
   atoms.erase(std::unique(atoms.begin(), atoms.end()), atoms.end());
-  return atoms.size() >= 2 && Potential(filter, atoms);
+  if (atoms.size() < 2) return false;
+  if (entry.pair_words > 0) {
+    for (std::size_t i = 0; i < atoms.size(); ++i) {
+      const std::uint64_t* row =
+          &entry.pairs[static_cast<std::size_t>(atoms[i]) * entry.pair_words];
+      for (std::size_t j = i + 1; j < atoms.size(); ++j) {
+        const auto b = static_cast<std::size_t>(atoms[j]);
+        if (row[b / 64] >> (b % 64) & 1) return true;
+      }
+    }
+    if (atoms.size() == 2) return false;  // the one pair, known not to be enough
+  }
+  std::string key(sizeof e + atoms.size() * sizeof(int), '\0');
+  std::memcpy(key.data(), &e, sizeof e);
+  std::memcpy(key.data() + sizeof e, atoms.data(), atoms.size() * sizeof(int));
+  const auto [it, inserted] = known.emplace(std::move(key), false);
+  if (inserted) it->second = Potential(*entry.filter, atoms);
+  return it->second;
 }
 
 /// Spans of one pattern in text[from, to] (`text` whole as the context of
@@ -167,15 +199,18 @@ struct DetectorBank::Impl {
   /// Adds the segment around the atom ending at `hit_end` (the maximal
   /// stretch without a byte of `boundary`) to `ranges` when `atoms` (the
   /// entry's atoms in it) satisfy its prefilter.
-  static void CloseSegment(const Entry& entry, Range segment, bool satisfied,
-                           std::vector<int>& atoms, std::vector<Range>& ranges) {
-    if (satisfied || PotentialFromSeveral(*entry.filter, atoms)) {
+  static void CloseSegment(std::uint32_t e, const Entry& entry, Range segment, bool satisfied,
+                           std::vector<int>& atoms, std::unordered_map<std::string, bool>& known,
+                           std::vector<Range>& ranges) {
+    if (satisfied || PotentialFromSeveral(e, entry, atoms, known)) {
       ranges.push_back(segment);
     }
   }
 
-  std::vector<Range> Segments(const Entry& entry, std::string_view text,
-                              const std::vector<SegmentHit>& hits) const {
+  std::vector<Range> Segments(std::uint32_t e, std::string_view text,
+                              const std::vector<SegmentHit>& hits,
+                              std::unordered_map<std::string, bool>& known) const {
+    const Entry& entry = entries[e];
     std::vector<Range> ranges;
     const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
     Range segment;
@@ -187,7 +222,7 @@ struct DetectorBank::Impl {
       // byte (it is part of every match), so a hit that ends past the open
       // segment starts past it too.
       if (!open || hit.end > segment.end) {
-        if (open) CloseSegment(entry, segment, satisfied, atoms, ranges);
+        if (open) CloseSegment(e, entry, segment, satisfied, atoms, known, ranges);
         segment.start = hit.end - 1;
         while (segment.start > 0 && !entry.boundary[bytes[segment.start - 1]]) --segment.start;
         segment.end = hit.end;
@@ -203,7 +238,7 @@ struct DetectorBank::Impl {
         atoms.push_back(hit.local);
       }
     }
-    if (open) CloseSegment(entry, segment, satisfied, atoms, ranges);
+    if (open) CloseSegment(e, entry, segment, satisfied, atoms, known, ranges);
     return ranges;
   }
 
@@ -224,6 +259,8 @@ struct DetectorBank::Impl {
     // The atoms anywhere in the text, per entry that runs on the whole text.
     std::vector<std::vector<int>> anywhere(entries.size());
     std::vector<std::vector<SegmentHit>> segment_hits(entries.size());
+    std::vector<bool> use_seen(uses.size(), false);  // for `anywhere`, each atom once
+    std::unordered_map<std::string, bool> known;     // PotentialFromSeveral's answers
 
     const std::vector<AtomScanner::Hit>& hits = plan.scan.hits;
     for (std::size_t h = 0; h < hits.size();) {
@@ -235,7 +272,8 @@ struct DetectorBank::Impl {
           const AtomUse& use = uses[u];
           const Entry& entry = entries[use.entry];
           if (entry.reach == Reach::kWhole) {
-            anywhere[use.entry].push_back(use.local);
+            if (!use_seen[u]) anywhere[use.entry].push_back(use.local);
+            use_seen[u] = true;
           } else if (entry.reach == Reach::kSegment) {
             segment_hits[use.entry].push_back(SegmentHit{hits[h].end, use.local});
           } else if (marked[use.entry] == line) {
@@ -254,7 +292,7 @@ struct DetectorBank::Impl {
         }
       }
       for (std::uint32_t e : touched) {
-        if (marked[e] != line && PotentialFromSeveral(*entries[e].filter, pending[e])) {
+        if (marked[e] != line && PotentialFromSeveral(e, entries[e], pending[e], known)) {
           marked[e] = line;
           plan.ranges[e].push_back(line_range);
         }
@@ -262,7 +300,9 @@ struct DetectorBank::Impl {
       touched.clear();
     }
     for (std::size_t e = 0; e < entries.size(); ++e) {
-      if (!segment_hits[e].empty()) plan.ranges[e] = Segments(entries[e], text, segment_hits[e]);
+      if (!segment_hits[e].empty()) {
+        plan.ranges[e] = Segments(static_cast<std::uint32_t>(e), text, segment_hits[e], known);
+      }
       std::size_t cost = 0;
       for (const Range& range : plan.ranges[e]) cost += range.end - range.start + kLineRunOverhead;
       if (cost > text.size()) {
@@ -393,6 +433,20 @@ Result<std::unique_ptr<DetectorBank>> DetectorBank::Build(Catalogue catalogue) {
         uses.emplace_back(it->second, AtomUse{entry_id, static_cast<int>(a)});
         entry.sufficient.push_back(entry.reach != Reach::kWhole &&
                                    Potential(*entry.filter, {static_cast<int>(a)}));
+      }
+      if (entry.reach != Reach::kWhole && own_atoms.size() <= kMaxPairAtoms) {
+        const std::size_t k = own_atoms.size();
+        entry.pair_words = (k + 63) / 64;
+        entry.pairs.assign(k * entry.pair_words, 0);
+        for (std::size_t a = 0; a < k; ++a) {
+          for (std::size_t b = a + 1; b < k; ++b) {
+            if (entry.sufficient[a] || entry.sufficient[b]) continue;  // never asked
+            if (Potential(*entry.filter, {static_cast<int>(a), static_cast<int>(b)})) {
+              entry.pairs[a * entry.pair_words + b / 64] |= std::uint64_t{1} << (b % 64);
+              entry.pairs[b * entry.pair_words + a / 64] |= std::uint64_t{1} << (a % 64);
+            }
+          }
+        }
       }
     }
     impl->entries.push_back(std::move(entry));
