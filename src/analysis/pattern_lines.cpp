@@ -170,7 +170,10 @@ Bytes ReadClass(std::string_view p, std::size_t& i) {
       }
       continue;
     }
-    if (!lo.understood) understood = false;
+    if (!lo.understood) {
+      understood = false;  // listed adds nothing: a negation must not exclude it
+      continue;
+    }
     listed |= lo.bytes;
   }
   if (i >= p.size()) return All();  // unterminated

@@ -78,6 +78,11 @@ TEST(PatternLines, MatchableBytes) {
   EXPECT_FALSE(MatchableBytes(R"(\w+)")['.']);
   EXPECT_TRUE(MatchableBytes(R"(\pL)")['.']) << "not understood: every byte";
   EXPECT_TRUE(MatchableBytes(R"([[:alpha:]])")['.']);
+  // What a negated class lists but is not understood excludes nothing.
+  EXPECT_TRUE(MatchableBytes(R"([^\pL])")['.']);
+  EXPECT_TRUE(MatchableBytes(R"([^\pL\n])")[',']);
+  EXPECT_FALSE(MatchableBytes(R"([^\pL\n])")['\n']);
+  EXPECT_TRUE(MatchableBytes(R"([^[:alpha:]])")['.']);
   EXPECT_TRUE(MatchableBytes(R"(a.b)")[',']);
   EXPECT_FALSE(MatchableBytes(R"(a.b)")['\n']);
 }
