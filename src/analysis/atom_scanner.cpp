@@ -7,6 +7,8 @@
 #include <limits>
 #include <map>
 
+#include "togmal/util/text.h"
+
 namespace togmal::analysis {
 namespace {
 
@@ -20,10 +22,6 @@ constexpr std::uint32_t kHasOutput = std::uint32_t{1} << 31;
 constexpr std::string_view kKelvinSign = "\xE2\x84\xAA";  // U+212A, folds with k
 constexpr std::string_view kLongS = "\xC5\xBF";           // U+017F, folds with s
 
-unsigned char Lower(unsigned char byte) {
-  return byte >= 'A' && byte <= 'Z' ? static_cast<unsigned char>(byte - 'A' + 'a') : byte;
-}
-
 /// The atom as the automaton sees it: ASCII lower-case, the Kelvin sign and
 /// long s as k and s (the scan reads them so from the text).
 std::string Fold(std::string_view atom) {
@@ -36,7 +34,7 @@ std::string Fold(std::string_view atom) {
       folded += 's';
       i += kLongS.size();
     } else {
-      folded += static_cast<char>(Lower(static_cast<unsigned char>(atom[i])));
+      folded += util::AsciiLower(atom[i]);
       ++i;
     }
   }
@@ -108,7 +106,8 @@ AtomScanner::AtomScanner(const std::vector<std::string>& atoms,
     }
   }
   for (unsigned char upper = 'A'; upper <= 'Z'; ++upper) {
-    byte_class_[upper] = byte_class_[Lower(upper)];
+    byte_class_[upper] =
+        byte_class_[static_cast<unsigned char>(util::AsciiLower(static_cast<char>(upper)))];
   }
 
   // The trie, with transitions as a dense table that the failure links then

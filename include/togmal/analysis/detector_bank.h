@@ -2,8 +2,9 @@
 /// The detector bank: every pattern of every category (signals and checks),
 /// compiled once. Analysing a text is one pass that finds the literal strings
 /// the patterns need, line by line, then each pattern run only where those
-/// strings allow a match (on those lines, or on the whole text for a pattern
-/// that can span lines), then scoring. Linear in the text's length.
+/// strings allow a match (on those lines; on the stretches between bytes it
+/// cannot match, for a pattern that can span lines; else on the whole text),
+/// then scoring. Linear in the text's length.
 
 #include <memory>
 #include <string_view>

@@ -48,8 +48,6 @@ constexpr int kSpansPerSignal = 3;
 class WholeTextReference {
  public:
   explicit WholeTextReference(const Catalogue& catalogue) : catalogue_(catalogue) {
-    RE2::Options options;
-    options.set_log_errors(false);
     for (std::size_t c = 0; c < catalogue.categories.size(); ++c) {
       const CategorySpec& category = catalogue.categories[c];
       for (std::size_t s = 0; s < category.signals.size(); ++s) {
