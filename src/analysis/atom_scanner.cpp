@@ -200,7 +200,8 @@ void AtomScanner::Scan(std::string_view text, Result& out) const {
   out.line_starts.assign(1, 0);
   out.line_ends.clear();
   // (line + 1) of each atom's last hit, so that a line reports an atom once.
-  std::vector<std::uint32_t> last_line(atom_count_, 0);
+  std::vector<std::uint32_t>& last_line = out.last_line;
+  last_line.assign(atom_count_, 0);
   std::uint32_t line = 0;
   bool line_non_ascii = false;
   auto report = [&](std::uint32_t atom, std::size_t end) {

@@ -42,6 +42,8 @@ class AtomScanner {
     /// [start, end) of every line; end is the '\n' or the text's end.
     std::vector<std::size_t> line_starts;
     std::vector<std::size_t> line_ends;
+    /// Scan's own: per atom, (line + 1) of its last hit.
+    std::vector<std::uint32_t> last_line;
   };
 
   /// `atoms` must be non-empty strings (FilteredRE2 atoms are lower-cased,

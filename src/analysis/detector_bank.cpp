@@ -4,6 +4,7 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bitset>
 #include <cstdint>
 #include <cstring>
@@ -196,6 +197,43 @@ struct DetectorBank::Impl {
     int local = 0;        ///< the atom's index in the entry's filter
   };
 
+  /// What one analysis works in, kept per thread from one text to the next:
+  /// on a 1 KB text, allocating these per entry cost more than the scan. The
+  /// prefilter's answers (`known`) are facts about the bank, not the text, so
+  /// they are kept too while the thread analyses with the same bank.
+  struct Scratch {
+    std::uint64_t bank = 0;  ///< Impl::id of the bank `known` belongs to
+    Plan plan;
+    std::vector<std::uint32_t> marked;      ///< per entry: the line last added
+    std::vector<std::uint32_t> pending_on;  ///< per entry: the line `pending` is of
+    /// Per line entry, its atoms on the current line that are not enough alone.
+    std::vector<std::vector<int>> pending;
+    std::vector<std::uint32_t> touched;
+    /// Per entry that runs on the whole text, its atoms anywhere in it.
+    std::vector<std::vector<int>> anywhere;
+    std::vector<std::vector<SegmentHit>> segment_hits;
+    std::vector<bool> use_seen;                   ///< for `anywhere`, each atom once
+    std::vector<int> atoms;                       ///< a segment's atoms
+    std::unordered_map<std::string, bool> known;  ///< PotentialFromSeveral's answers
+  };
+  /// Drops `known` past this many answers (an adversarial text could make
+  /// many combinations); real text needs a few hundred.
+  static constexpr std::size_t kMaxKnown = 1 << 16;
+
+  /// Tells one bank's scratch answers from another's (a bank may be freed and
+  /// another built at its address).
+  std::uint64_t id = 0;
+
+  /// This thread's scratch, with `known` emptied if another bank filled it.
+  Scratch& ThreadScratch() const {
+    thread_local Scratch scratch;
+    if (scratch.bank != id || scratch.known.size() > kMaxKnown) {
+      scratch.known.clear();
+      scratch.bank = id;
+    }
+    return scratch;
+  }
+
   /// Adds the segment around the atom ending at `hit_end` (the maximal
   /// stretch without a byte of `boundary`) to `ranges` when `atoms` (the
   /// entry's atoms in it) satisfy its prefilter.
@@ -207,16 +245,17 @@ struct DetectorBank::Impl {
     }
   }
 
-  std::vector<Range> Segments(std::uint32_t e, std::string_view text,
-                              const std::vector<SegmentHit>& hits,
-                              std::unordered_map<std::string, bool>& known) const {
+  /// Entry `e`'s candidate segments, from its atoms' `hits`, into `ranges`.
+  void Segments(std::uint32_t e, std::string_view text, const std::vector<SegmentHit>& hits,
+                std::vector<int>& atoms, std::unordered_map<std::string, bool>& known,
+                std::vector<Range>& ranges) const {
     const Entry& entry = entries[e];
-    std::vector<Range> ranges;
+    ranges.clear();
     const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
     Range segment;
     bool open = false;
     bool satisfied = false;
-    std::vector<int> atoms;
+    atoms.clear();
     for (const SegmentHit& hit : hits) {
       // Hits come in the order of their ends, and an atom holds no boundary
       // byte (it is part of every match), so a hit that ends past the open
@@ -239,28 +278,42 @@ struct DetectorBank::Impl {
       }
     }
     if (open) CloseSegment(e, entry, segment, satisfied, atoms, known, ranges);
-    return ranges;
   }
 
-  Plan MakePlan(std::string_view text) const {
-    Plan plan;
-    plan.whole.assign(entries.size(), false);
-    plan.ranges.resize(entries.size());
-    for (std::size_t e = 0; e < entries.size(); ++e) plan.whole[e] = entries[e].unfiltered;
+  /// Where each entry is to run on `text`, in `scratch.plan`.
+  const Plan& MakePlan(std::string_view text, Scratch& scratch) const {
+    Plan& plan = scratch.plan;
+    const std::size_t n = entries.size();
+    plan.whole.assign(n, false);
+    plan.ranges.resize(n);
+    for (std::size_t e = 0; e < n; ++e) {
+      plan.whole[e] = entries[e].unfiltered;
+      plan.ranges[e].clear();
+    }
     if (scanner == nullptr) return plan;
     scanner->Scan(text, plan.scan);
 
-    // A line entry's atoms on the current line that are not enough alone;
+    // A line entry's atoms on the current line that are not enough alone are
     // asked of its filter once the line's atoms are all known.
-    std::vector<std::uint32_t> marked(entries.size(), kNoLine);  // line last added
-    std::vector<std::uint32_t> pending_on(entries.size(), kNoLine);
-    std::vector<std::vector<int>> pending(entries.size());
-    std::vector<std::uint32_t> touched;
-    // The atoms anywhere in the text, per entry that runs on the whole text.
-    std::vector<std::vector<int>> anywhere(entries.size());
-    std::vector<std::vector<SegmentHit>> segment_hits(entries.size());
-    std::vector<bool> use_seen(uses.size(), false);  // for `anywhere`, each atom once
-    std::unordered_map<std::string, bool> known;     // PotentialFromSeveral's answers
+    std::vector<std::uint32_t>& marked = scratch.marked;
+    std::vector<std::uint32_t>& pending_on = scratch.pending_on;
+    std::vector<std::vector<int>>& pending = scratch.pending;
+    std::vector<std::uint32_t>& touched = scratch.touched;
+    std::vector<std::vector<int>>& anywhere = scratch.anywhere;
+    std::vector<std::vector<SegmentHit>>& segment_hits = scratch.segment_hits;
+    std::vector<bool>& use_seen = scratch.use_seen;
+    std::unordered_map<std::string, bool>& known = scratch.known;
+    marked.assign(n, kNoLine);
+    pending_on.assign(n, kNoLine);
+    pending.resize(n);
+    anywhere.resize(n);
+    segment_hits.resize(n);
+    for (std::size_t e = 0; e < n; ++e) {
+      anywhere[e].clear();
+      segment_hits[e].clear();
+    }
+    touched.clear();
+    use_seen.assign(uses.size(), false);
 
     const std::vector<AtomScanner::Hit>& hits = plan.scan.hits;
     for (std::size_t h = 0; h < hits.size();) {
@@ -301,7 +354,8 @@ struct DetectorBank::Impl {
     }
     for (std::size_t e = 0; e < entries.size(); ++e) {
       if (!segment_hits[e].empty()) {
-        plan.ranges[e] = Segments(static_cast<std::uint32_t>(e), text, segment_hits[e], known);
+        Segments(static_cast<std::uint32_t>(e), text, segment_hits[e], scratch.atoms, known,
+                 plan.ranges[e]);
       }
       std::size_t cost = 0;
       for (const Range& range : plan.ranges[e]) cost += range.end - range.start + kLineRunOverhead;
@@ -330,7 +384,7 @@ struct DetectorBank::Impl {
       evidence.checks[c].assign(catalogue.categories[c].checks.size(), false);
     }
     if (text.empty()) return evidence;
-    const Plan plan = MakePlan(text);
+    const Plan& plan = MakePlan(text, ThreadScratch());
     const re2::StringPiece whole(text.data(), text.size());
     for (std::size_t e = 0; e < entries.size(); ++e) {
       const Entry& entry = entries[e];
@@ -396,6 +450,8 @@ DetectorEvidence CollectEvidence(const DetectorBank& bank, std::string_view text
 
 Result<std::unique_ptr<DetectorBank>> DetectorBank::Build(Catalogue catalogue) {
   auto impl = std::make_unique<Impl>();
+  static std::atomic<std::uint64_t> banks_built{0};
+  impl->id = ++banks_built;
   std::vector<std::string> atoms;  // every entry's, each once
   std::unordered_map<std::string, std::uint32_t> atom_ids;
   std::vector<std::pair<std::uint32_t, AtomUse>> uses;  // (atom, use)

@@ -50,6 +50,37 @@ categories:
       - {name: beta_word, pattern: '\bbeta\b', score: 1.0}
 )";
 
+std::string OneSignalCatalogue(const std::string& pattern) {
+  return "risk_levels: {critical: 1.5, high: 1.0, moderate: 0.5}\n"
+         "interventions: {}\n"
+         "categories:\n"
+         "  alpha:\n"
+         "    weight: 1.0\n"
+         "    signals:\n"
+         "      - {name: words, pattern: '" +
+         pattern + "', score: 1.0}\n";
+}
+
+// A bank keeps, per thread, what its patterns' prefilters answered about a
+// combination of atoms on a line. Those answers belong to that bank: the same
+// entry and atom numbers mean other words in another catalogue.
+TEST(DetectorBank, PrefilterAnswersKeptBetweenTextsBelongToTheirBank) {
+  // Neither bank's pattern is satisfied by one or two of its atoms, so a line
+  // holding three is asked of the filter and the answer kept. Both filters
+  // number gamma, beta and alpha 0, 1 and 2 (zeta, first in the pattern, is
+  // numbered last), so the two questions look alike: the answer for four
+  // words must not be taken for three.
+  const std::string text = "alpha then beta then gamma";
+  for (int round = 0; round < 2; ++round) {
+    auto four = BankFrom(OneSignalCatalogue(R"(\bzeta\b.*\balpha\b.*\bbeta\b.*\bgamma\b)"));
+    auto three = BankFrom(OneSignalCatalogue(R"(\balpha\b.*\bbeta\b.*\bgamma\b)"));
+    EXPECT_FALSE(four->Analyze(text).detections[0].detected);
+    EXPECT_TRUE(three->Analyze(text).detections[0].detected) << "round " << round;
+    EXPECT_FALSE(four->Analyze(text).detections[0].detected);
+    EXPECT_TRUE(three->Analyze(text + "\n" + text).detections[0].detected);
+  }
+}
+
 TEST(DetectorBank, WordBoundariesMeanMayIsNotMayo) {
   auto bank = BankFrom(kEngineCatalogue);
   const Analysis mayo = bank->Analyze("definitely see the Mayo clinic");
