@@ -1,6 +1,5 @@
 #include "togmal/analysis/catalogue.h"
 
-#include <re2/re2.h>
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
@@ -62,16 +61,6 @@ class Parser {
     }
     return {};
   }
-  /// A pattern must compile on its own, with the options the bank uses.
-  Result<void> Pattern(const YAML::Node& node, const std::string& pattern,
-                       bool case_sensitive) const {
-    RE2::Options options;
-    options.set_log_errors(false);
-    options.set_case_sensitive(case_sensitive);
-    RE2 re(pattern, options);
-    if (!re.ok()) return At(node, "bad pattern '" + pattern + "': " + re.error());
-    return {};
-  }
 
  private:
   static std::string Format(double value) {
@@ -97,15 +86,14 @@ class Parser {
   } while (0)
 
 /// Flattens a pattern list; nested lists come from YAML aliases (`*sources`).
-Result<void> CollectPatterns(const Parser& p, const YAML::Node& node,
-                             std::vector<std::string>& out) {
+Result<void> CollectPatterns(const Parser& p, const YAML::Node& node, CheckSpec& check) {
   if (node.IsScalar()) {
-    TOGMAL_TRY(p.Pattern(node, node.Scalar(), false));
-    out.push_back(node.Scalar());
+    check.patterns.push_back(node.Scalar());
+    check.pattern_lines.push_back(p.Line(node));
     return {};
   }
   if (!node.IsSequence()) return p.At(node, "patterns must be a string or a list of strings");
-  for (const auto& item : node) TOGMAL_TRY(CollectPatterns(p, item, out));
+  for (const auto& item : node) TOGMAL_TRY(CollectPatterns(p, item, check));
   return {};
 }
 
@@ -143,7 +131,7 @@ Result<SignalSpec> ParseSignal(const Parser& p, const YAML::Node& node) {
   if (node["case_sensitive"]) {
     TOGMAL_TRY_ASSIGN(signal.case_sensitive, p.Bool(node["case_sensitive"], "case_sensitive"));
   }
-  TOGMAL_TRY(p.Pattern(node["pattern"], signal.pattern, signal.case_sensitive));
+  signal.pattern_line = p.Line(node["pattern"]);
   return signal;
 }
 
@@ -195,7 +183,7 @@ Result<CategorySpec> ParseCategory(const Parser& p, const YAML::Node& key, const
       if (!body["factor"]) return p.At(entry.first, "check '" + check.name + "' has no factor");
       TOGMAL_TRY_ASSIGN(check.factor, p.Number(body["factor"], "factor", 0, 1));
       if (!body["patterns"]) return p.At(entry.first, "check '" + check.name + "' has no patterns");
-      TOGMAL_TRY(CollectPatterns(p, body["patterns"], check.patterns));
+      TOGMAL_TRY(CollectPatterns(p, body["patterns"], check));
       if (check.patterns.empty()) return p.At(entry.first, "check '" + check.name + "' is empty");
       check_names.insert(check.name);
       category.checks.push_back(std::move(check));

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -161,6 +162,84 @@ void AppendSpans(const RE2& re, std::string_view text, std::size_t& pos, std::si
     spans.push_back(SignalHit{name, std::string(match.data(), match.size()), start, end});
     pos = end > start ? end : end + 1;  // never loop on an empty match
   }
+}
+
+/// Threads that compile a bank's patterns, the calling thread among them.
+constexpr unsigned kMaxBuildThreads = 4;
+
+/// One catalogue pattern to compile: a signal's, or one of a check's.
+struct PatternSpec {
+  std::size_t category = 0;
+  EntryKind kind = EntryKind::kSignal;
+  std::size_t index = 0;
+  const std::string* pattern = nullptr;
+  bool case_sensitive = false;
+  int line = 0;
+};
+
+/// A compiled pattern: its entry and its atoms (in its filter's numbering),
+/// or what is wrong with it.
+struct CompiledPattern {
+  Entry entry;
+  std::vector<std::string> atoms;
+  std::string error;
+};
+
+/// Compiles one pattern with its prefilter, where it may run, and the tables
+/// that answer its prefilter for one atom and for pairs. Touches nothing
+/// shared, so patterns compile in parallel.
+CompiledPattern CompilePattern(const PatternSpec& spec, const std::string& source) {
+  CompiledPattern out;
+  const std::string& pattern = *spec.pattern;
+  const std::string full = WithFlags(pattern, spec.case_sensitive);
+  Entry& entry = out.entry;
+  entry.category = spec.category;
+  entry.kind = spec.kind;
+  entry.index = spec.index;
+  std::vector<std::string>& own_atoms = out.atoms;
+  int id = -1;
+  for (int min_length : kMinAtomLengths) {
+    entry.filter = std::make_unique<re2::FilteredRE2>(min_length);
+    if (entry.filter->Add(full, PatternOptions(), &id) != RE2::NoError) {
+      const RE2 bad(full, PatternOptions());
+      out.error = source + ":" + std::to_string(spec.line) + ": bad pattern '" + pattern +
+                  "': " + bad.error();
+      return out;
+    }
+    entry.filter->Compile(&own_atoms);
+    entry.unfiltered = own_atoms.empty() || Potential(*entry.filter, {});
+    if (!entry.unfiltered) break;
+  }
+  entry.re = &entry.filter->GetRE2(id);
+  const std::bitset<256> matchable = MatchableBytes(full);
+  entry.boundary = ~matchable;
+  entry.reach = !matchable['\n']       ? Reach::kLine
+                : entry.boundary.any() ? Reach::kSegment
+                                       : Reach::kWhole;
+  if (entry.unfiltered) {
+    entry.reach = Reach::kWhole;
+    own_atoms.clear();
+    return out;
+  }
+  for (std::size_t a = 0; a < own_atoms.size(); ++a) {
+    entry.sufficient.push_back(entry.reach != Reach::kWhole &&
+                               Potential(*entry.filter, {static_cast<int>(a)}));
+  }
+  if (entry.reach != Reach::kWhole && own_atoms.size() <= kMaxPairAtoms) {
+    const std::size_t k = own_atoms.size();
+    entry.pair_words = (k + 63) / 64;
+    entry.pairs.assign(k * entry.pair_words, 0);
+    for (std::size_t a = 0; a < k; ++a) {
+      for (std::size_t b = a + 1; b < k; ++b) {
+        if (entry.sufficient[a] || entry.sufficient[b]) continue;  // never asked
+        if (Potential(*entry.filter, {static_cast<int>(a), static_cast<int>(b)})) {
+          entry.pairs[a * entry.pair_words + b / 64] |= std::uint64_t{1} << (b % 64);
+          entry.pairs[b * entry.pair_words + a / 64] |= std::uint64_t{1} << (a % 64);
+        }
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -456,75 +535,54 @@ Result<std::unique_ptr<DetectorBank>> DetectorBank::Build(Catalogue catalogue) {
   std::unordered_map<std::string, std::uint32_t> atom_ids;
   std::vector<std::pair<std::uint32_t, AtomUse>> uses;  // (atom, use)
 
-  auto add = [&](std::size_t c, EntryKind kind, std::size_t index, const std::string& pattern,
-                 bool case_sensitive, int line) -> Result<void> {
-    const std::string full = WithFlags(pattern, case_sensitive);
-    const std::string where = catalogue.source + ":" + std::to_string(line) + ": ";
-    Entry entry{c, kind, index};
-    std::vector<std::string> own_atoms;
-    int id = -1;
-    for (int min_length : kMinAtomLengths) {
-      entry.filter = std::make_unique<re2::FilteredRE2>(min_length);
-      if (entry.filter->Add(full, PatternOptions(), &id) != RE2::NoError) {
-        const RE2 bad(full, PatternOptions());
-        return Fail(where + "bad pattern '" + pattern + "': " + bad.error());
-      }
-      entry.filter->Compile(&own_atoms);
-      entry.unfiltered = own_atoms.empty() || Potential(*entry.filter, {});
-      if (!entry.unfiltered) break;
-    }
-    entry.re = &entry.filter->GetRE2(id);
-    const std::bitset<256> matchable = MatchableBytes(full);
-    entry.boundary = ~matchable;
-    entry.reach = !matchable['\n']       ? Reach::kLine
-                  : entry.boundary.any() ? Reach::kSegment
-                                         : Reach::kWhole;
-    if (entry.unfiltered) entry.reach = Reach::kWhole;
-    const auto entry_id = static_cast<std::uint32_t>(impl->entries.size());
-    if (!entry.unfiltered) {
-      for (std::size_t a = 0; a < own_atoms.size(); ++a) {
-        const auto [it, inserted] =
-            atom_ids.emplace(own_atoms[a], static_cast<std::uint32_t>(atoms.size()));
-        if (inserted) atoms.push_back(own_atoms[a]);
-        uses.emplace_back(it->second, AtomUse{entry_id, static_cast<int>(a)});
-        entry.sufficient.push_back(entry.reach != Reach::kWhole &&
-                                   Potential(*entry.filter, {static_cast<int>(a)}));
-      }
-      if (entry.reach != Reach::kWhole && own_atoms.size() <= kMaxPairAtoms) {
-        const std::size_t k = own_atoms.size();
-        entry.pair_words = (k + 63) / 64;
-        entry.pairs.assign(k * entry.pair_words, 0);
-        for (std::size_t a = 0; a < k; ++a) {
-          for (std::size_t b = a + 1; b < k; ++b) {
-            if (entry.sufficient[a] || entry.sufficient[b]) continue;  // never asked
-            if (Potential(*entry.filter, {static_cast<int>(a), static_cast<int>(b)})) {
-              entry.pairs[a * entry.pair_words + b / 64] |= std::uint64_t{1} << (b % 64);
-              entry.pairs[b * entry.pair_words + a / 64] |= std::uint64_t{1} << (a % 64);
-            }
-          }
-        }
-      }
-    }
-    impl->entries.push_back(std::move(entry));
-    return {};
-  };
+  // Each pattern is compiled on its own (its RE2, its filter, its tables),
+  // which is most of the bank's cost, so the patterns are shared out among
+  // threads; the atoms are then numbered across entries in catalogue order.
+  std::vector<PatternSpec> specs;
   for (std::size_t c = 0; c < catalogue.categories.size(); ++c) {
     const CategorySpec& category = catalogue.categories[c];
     for (std::size_t s = 0; s < category.signals.size(); ++s) {
       const SignalSpec& signal = category.signals[s];
-      if (auto added =
-              add(c, EntryKind::kSignal, s, signal.pattern, signal.case_sensitive, signal.line);
-          !added) {
-        return Fail(added.error());
-      }
+      specs.push_back(PatternSpec{c, EntryKind::kSignal, s, &signal.pattern, signal.case_sensitive,
+                                  signal.pattern_line > 0 ? signal.pattern_line : signal.line});
     }
     for (std::size_t k = 0; k < category.checks.size(); ++k) {
-      for (const std::string& pattern : category.checks[k].patterns) {
-        if (auto added = add(c, EntryKind::kCheck, k, pattern, false, category.checks[k].line);
-            !added) {
-          return Fail(added.error());
-        }
+      const CheckSpec& check = category.checks[k];
+      for (std::size_t i = 0; i < check.patterns.size(); ++i) {
+        const int line = i < check.pattern_lines.size() ? check.pattern_lines[i] : check.line;
+        specs.push_back(PatternSpec{c, EntryKind::kCheck, k, &check.patterns[i], false, line});
       }
+    }
+  }
+  std::vector<CompiledPattern> compiled(specs.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < specs.size(); i = next++) {
+      try {
+        compiled[i] = CompilePattern(specs[i], catalogue.source);
+      } catch (const std::exception& e) {  // out of memory: not to end the thread
+        compiled[i].error =
+            catalogue.source + ":" + std::to_string(specs[i].line) + ": " + e.what();
+      }
+    }
+  };
+  {
+    const unsigned helpers =
+        std::min(std::max(std::thread::hardware_concurrency(), 1u), kMaxBuildThreads) - 1;
+    std::vector<std::jthread> threads;
+    for (unsigned t = 0; t < helpers && t + 1 < specs.size(); ++t) threads.emplace_back(work);
+    work();
+  }
+  for (CompiledPattern& pattern : compiled) {
+    if (!pattern.error.empty()) return Fail(pattern.error);
+    Entry& entry = impl->entries.emplace_back(std::move(pattern.entry));
+    if (entry.unfiltered) continue;
+    const auto entry_id = static_cast<std::uint32_t>(impl->entries.size() - 1);
+    for (std::size_t a = 0; a < pattern.atoms.size(); ++a) {
+      const auto [it, inserted] =
+          atom_ids.emplace(pattern.atoms[a], static_cast<std::uint32_t>(atoms.size()));
+      if (inserted) atoms.push_back(pattern.atoms[a]);
+      uses.emplace_back(it->second, AtomUse{entry_id, static_cast<int>(a)});
     }
   }
   if (!atoms.empty()) {

@@ -33,6 +33,7 @@ struct SignalSpec {
   std::vector<std::string> cancels;
   bool structural = false;  ///< documents a structural signal (counts, numbers)
   int line = 0;             ///< where it is defined, for messages
+  int pattern_line = 0;     ///< where its pattern is written, for messages
 };
 
 /// A context check (`has_sources`, `has_hedging`, …): patterns whose presence
@@ -40,6 +41,7 @@ struct SignalSpec {
 struct CheckSpec {
   std::string name;
   std::vector<std::string> patterns;
+  std::vector<int> pattern_lines;  ///< where each pattern is written, for messages
   double factor = 1.0;
   int line = 0;
 };
@@ -81,7 +83,9 @@ struct Catalogue {
 };
 
 /// Parses and validates a catalogue; every error names `file_name:line`.
-/// Patterns are checked to compile with RE2.
+/// Whether each pattern compiles is DetectorBank::Build's to say (with the
+/// pattern's line): compiling them here too cost as much as reading the YAML
+/// five times over, on every `togmal analyze`.
 Result<Catalogue> ParseCatalogue(std::string_view yaml, std::string_view file_name);
 
 /// The active catalogue: `ConfigDir()/detectors.yaml` if it exists, else the

@@ -90,8 +90,6 @@ INSTANTIATE_TEST_SUITE_P(
     Table, CatalogueErrors,
     ::testing::Values(
         BadCatalogue{"yaml_syntax", "categories: [unclosed\n", "my.yaml:"},
-        BadCatalogue{"bad_regex", Replace(kMinimal, R"('\bfoo\b')", R"('(unclosed')"),
-                     "my.yaml:9: bad pattern"},
         BadCatalogue{"unknown_key", Replace(kMinimal, "    weight: 1", "    weigth: 1"),
                      "my.yaml:6: unknown key 'weigth'"},
         BadCatalogue{"missing_score", Replace(kMinimal, ", score: 0.6", ""),
@@ -115,6 +113,32 @@ INSTANTIATE_TEST_SUITE_P(
             std::string("risk_levels: {critical: 0.2, high: 1.0, moderate: 0.5}\n") + kMinimal,
             "my.yaml:1: risk_levels must satisfy"}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
+
+// Reading a catalogue does not compile its patterns; building the bank does,
+// once, and names the line the bad pattern is written on.
+TEST(Catalogue, ABadPatternIsReportedByTheBankAtItsLine) {
+  auto signal = ParseCatalogue(Replace(kMinimal, R"('\bfoo\b')", R"('(unclosed')"), "my.yaml");
+  ASSERT_TRUE(signal.ok()) << signal.error();
+  auto bank = DetectorBank::Build(std::move(signal.value()));
+  ASSERT_FALSE(bank.ok());
+  EXPECT_NE(bank.error().find("my.yaml:9: bad pattern '(unclosed'"), std::string::npos)
+      << bank.error();
+
+  const std::string with_check =
+      std::string(kMinimal).insert(std::string(kMinimal).find("    signals:"),
+                                   "    checks:\n"
+                                   "      has_sources:\n"
+                                   "        factor: 0.5\n"
+                                   "        patterns:\n"
+                                   "          - 'fine'\n"
+                                   "          - '[unclosed'\n");
+  auto check = ParseCatalogue(with_check, "my.yaml");
+  ASSERT_TRUE(check.ok()) << check.error();
+  bank = DetectorBank::Build(std::move(check.value()));
+  ASSERT_FALSE(bank.ok());
+  EXPECT_NE(bank.error().find("my.yaml:13: bad pattern '[unclosed'"), std::string::npos)
+      << bank.error();
+}
 
 }  // namespace
 }  // namespace togmal::analysis
