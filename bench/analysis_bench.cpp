@@ -5,6 +5,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -82,21 +84,35 @@ void BM_AnalyzeResponseWithContext(benchmark::State& state) {
 }
 BENCHMARK(BM_AnalyzeResponseWithContext)->Arg(25000)->Unit(benchmark::kMicrosecond);
 
-// Text the bank has not seen: the built-in corpus's texts (16 writers) joined
-// into 25 KB pieces, each analysed once, as a server meets new prompts. The
-// benchmarks above repeat one paragraph, so their DFA is warm.
+// The built-in corpus's texts (16 writers) joined into pieces of at least
+// `size` bytes, in corpus order.
+std::vector<std::string> CorpusPieces(std::size_t size) {
+  std::vector<std::string> out(1);
+  auto corpus = togmal::analysis::ParseCorpus(std::string(togmal::analysis::BuiltInCorpus()),
+                                              "built-in corpus");
+  if (!corpus) throw std::runtime_error(corpus.error());
+  for (const togmal::analysis::Example& example : *corpus) {
+    if (out.back().size() >= size) out.emplace_back();
+    out.back() += example.text + "\n\n";
+  }
+  return out;
+}
+
+// A bank of its own, whose patterns' DFAs have seen no text yet: what a
+// server's bank is when it meets its first prompts.
+std::unique_ptr<DetectorBank> FreshBank() {
+  auto catalogue = togmal::analysis::LoadCatalogue();
+  if (!catalogue) throw std::runtime_error(catalogue.error());
+  auto bank = DetectorBank::Build(std::move(catalogue.value()));
+  if (!bank) throw std::runtime_error(bank.error());
+  return std::move(bank.value());
+}
+
+// Text the bank has not seen: the corpus in 25 KB pieces, each analysed once,
+// as a server meets new prompts. The benchmarks above repeat one paragraph, so
+// their DFA is warm.
 void BM_AnalyzeUnseen25000(benchmark::State& state) {
-  static const std::vector<std::string> pieces = [] {
-    std::vector<std::string> out(1);
-    auto corpus = togmal::analysis::ParseCorpus(std::string(togmal::analysis::BuiltInCorpus()),
-                                                "built-in corpus");
-    if (!corpus) throw std::runtime_error(corpus.error());
-    for (const togmal::analysis::Example& example : *corpus) {
-      if (out.back().size() >= 25000) out.emplace_back();
-      out.back() += example.text + "\n\n";
-    }
-    return out;
-  }();
+  static const std::vector<std::string> pieces = CorpusPieces(25000);
   const DetectorBank& bank = Bank();
   std::size_t next = 0;
   for (auto _ : state) {
@@ -109,6 +125,29 @@ void BM_AnalyzeUnseen25000(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * 25000);
 }
 BENCHMARK(BM_AnalyzeUnseen25000)->Iterations(150)->Unit(benchmark::kMicrosecond);
+
+// What a tool call costs on text never seen before, model included: the
+// corpus in pieces of at least `size` bytes (a text of the corpus runs to
+// 2,500), each analysed once by a bank of its own.
+void BM_AnalyzeUnseenWithModel(benchmark::State& state) {
+  const auto size = static_cast<std::size_t>(state.range(0));
+  const std::vector<std::string> pieces = CorpusPieces(size);
+  const std::unique_ptr<DetectorBank> bank = FreshBank();
+  const togmal::analysis::Model& model = togmal::analysis::BuiltInModel();
+  std::size_t next = 0;
+  std::int64_t bytes = 0;
+  for (auto _ : state) {
+    if (next == pieces.size()) {
+      state.SkipWithError("every piece was analysed once: no unseen text left");
+      break;
+    }
+    bytes += static_cast<std::int64_t>(pieces[next].size());
+    benchmark::DoNotOptimize(togmal::analysis::AnalyzeWithModel(*bank, &model, pieces[next++]));
+  }
+  state.SetBytesProcessed(bytes);
+}
+BENCHMARK(BM_AnalyzeUnseenWithModel)->Arg(1000)->Iterations(2000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_AnalyzeUnseenWithModel)->Arg(25000)->Iterations(150)->Unit(benchmark::kMicrosecond);
 
 void BM_CompileCatalogue(benchmark::State& state) {
   const std::string yaml(*togmal::util::FindEmbeddedFile("detectors.yaml"));
