@@ -121,8 +121,9 @@ bool Potential(const re2::FilteredRE2& filter, const std::vector<int>& atoms) {
 /// atoms come once per occurrence). One atom that is not enough alone is not
 /// enough, since the prefilter is monotone, so only two or more are asked.
 ///
-/// What is still asked is kept in `known` for the rest of the analysis (keyed
-/// by the entry and its atoms): the same few combinations recur line after line.
+/// What is still asked is kept in `known` (keyed by the entry and its atoms),
+/// which the thread keeps from one text to the next while it analyses with
+/// the same bank: the same few combinations recur line after line.
 bool PotentialFromSeveral(std::uint32_t e, const Entry& entry, std::vector<int>& atoms,
                           std::unordered_map<std::string, bool>& known) {
   if (atoms.size() < 2) return false;
@@ -313,9 +314,9 @@ struct DetectorBank::Impl {
     return scratch;
   }
 
-  /// Adds the segment around the atom ending at `hit_end` (the maximal
-  /// stretch without a byte of `boundary`) to `ranges` when `atoms` (the
-  /// entry's atoms in it) satisfy its prefilter.
+  /// Adds `segment` (a maximal stretch without a byte of the entry's
+  /// `boundary`) to `ranges` when its atoms satisfy the entry's prefilter:
+  /// one of them alone (`satisfied`) or `atoms`, those not enough alone.
   static void CloseSegment(std::uint32_t e, const Entry& entry, Range segment, bool satisfied,
                            std::vector<int>& atoms, std::unordered_map<std::string, bool>& known,
                            std::vector<Range>& ranges) {
